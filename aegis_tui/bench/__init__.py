@@ -1,0 +1,1 @@
+"""Benchmarks; shared helpers for timing, tables and output files."""
