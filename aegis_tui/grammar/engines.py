@@ -1,0 +1,117 @@
+"""Check a GBNF against both grammar engines the inference engine uses: llama.cpp and llguidance."""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import GrammarError
+
+_lock = threading.Lock()
+
+
+@dataclass
+class EngineVerdict:
+    """Whether each grammar engine accepted the grammar, with its error text when not."""
+
+    llama_cpp_ok: bool
+    llguidance_ok: bool
+    llama_cpp_error: str = ""
+    llguidance_error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.llama_cpp_ok and self.llguidance_ok
+
+
+@lru_cache(maxsize=4)
+def _vocab_model(model_path: str):
+    """A vocab-only llama_model for a GGUF (fast: no weights), kept for the process lifetime."""
+    from ..engine.native import llama
+    from ..models import inspect_model
+
+    inspect_model(model_path)  # validate in Python before llama.cpp sees the file
+    lc = llama()
+    params = lc.llama_model_default_params()
+    params.vocab_only = True
+    params.n_gpu_layers = 0
+    model = lc.llama_model_load_from_file(model_path.encode(), params)
+    if not model:
+        raise GrammarError(f"{model_path}: llama.cpp could not load the vocabulary")
+    return model
+
+
+@lru_cache(maxsize=4)
+def _tokenizer(model_path: str):
+    from ..engine.native import llama
+
+    lc = llama()
+    from llguidance.llamacpp import lltokenizer_from_vocab
+
+    return lltokenizer_from_vocab(lc.llama_model_get_vocab(_vocab_model(model_path)))
+
+
+def check_llama_cpp(gbnf: str, model_path: str) -> str:
+    """'' when llama.cpp's grammar sampler compiles the grammar, else the error it logged."""
+    from ..engine.native import llama, log_capture
+
+    lc = llama()
+    vocab = lc.llama_model_get_vocab(_vocab_model(model_path))
+    log = log_capture()
+    with _lock, stderr_captured() as err:
+        mark = log.mark()
+        smpl = lc.llama_sampler_init_grammar(vocab, gbnf.encode("utf-8"), b"root")
+        if smpl:
+            lc.llama_sampler_free(smpl)
+            return ""
+        lines = [ln for ln in log.since(mark) if ln.strip()]
+    printed = [ln for ln in err.text.splitlines() if "error" in ln]
+    if printed:
+        return printed[0].strip()
+    return lines[-1].strip() if lines else "llama_sampler_init_grammar returned NULL"
+
+
+class _Captured:
+    text = ""
+
+
+@contextmanager
+def stderr_captured():
+    """Redirect file descriptor 2 while llama.cpp's grammar parser runs: it fprintf()s errors past the log hook."""
+    import os
+    import sys
+    import tempfile
+
+    cap = _Captured()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield cap
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            cap.text = tmp.read().decode("utf-8", "replace")
+
+
+def check_llguidance(gbnf: str, model_path: str) -> str:
+    """'' when llguidance builds a matcher from the grammar, else its error."""
+    import llguidance
+
+    try:
+        grammar = llguidance.grammar_from("gbnf", gbnf)
+    except Exception as exc:  # llguidance's GBNF→Lark converter raises on syntax it rejects
+        return str(exc).splitlines()[0]
+    matcher = llguidance.LLMatcher(_tokenizer(model_path), grammar, log_level=0)
+    return matcher.get_error() if matcher.is_error() else ""
+
+
+def check_with_engines(gbnf: str, model_path: str) -> EngineVerdict:
+    """Compile the grammar in both engines and report each verdict."""
+    e1 = check_llama_cpp(gbnf, model_path)
+    e2 = check_llguidance(gbnf, model_path)
+    return EngineVerdict(not e1, not e2, e1, e2)

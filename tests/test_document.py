@@ -1,0 +1,101 @@
+"""Documents: encodings, bad input, the offset index, segmentation and verbatim search."""
+
+import pytest
+
+from aegis_tui.document import Document, fold
+from aegis_tui.errors import DocumentError
+
+ZH = "第一条 起付线：一级医疗机构300元，二级医疗机构600元；三级医疗机构1200元。\n第二条 年度最高支付限额为20万元！"
+EN = "Lodging is capped at $250 in standard cities and $400 in high-cost cities. Mileage is $0.67 per mile, e.g. cars."
+
+
+def write(tmp_path, name, data: bytes):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return p
+
+
+def test_utf8_and_gb18030_load_the_same(tmp_path):
+    a = Document.load(write(tmp_path, "a.txt", ZH.encode("utf-8")))
+    b = Document.load(write(tmp_path, "b.txt", ZH.encode("gb18030")))
+    assert a.text == b.text == ZH
+    assert (a.encoding, b.encoding) == ("utf-8", "gb18030")
+
+
+def test_crlf_normalised(tmp_path):
+    d = Document.load(write(tmp_path, "c.md", ZH.replace("\n", "\r\n").encode()))
+    assert "\r" not in d.text and d.line_count == 2
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"", "empty"),
+    (b"   \n\t \n", "empty"),
+    (b"\x00\x01\x02binary\x00" * 50, "binary"),
+    (bytes(range(256)) * 4, "binary"),
+    (b"caf\xe9 na\xefve r\xe9sum\xe9 \x80\xff latin-1", "UTF-8"),
+])
+def test_bad_documents_one_line_error(tmp_path, data, message):
+    with pytest.raises(DocumentError) as exc:
+        Document.load(write(tmp_path, "bad.txt", data))
+    assert message in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_missing_and_directory(tmp_path):
+    with pytest.raises(DocumentError, match="no such file"):
+        Document.load(tmp_path / "nope.txt")
+    with pytest.raises(DocumentError, match="directory"):
+        Document.load(tmp_path)
+
+
+def test_position_index():
+    d = Document.from_text(ZH)
+    off = ZH.index("第二条")
+    pos = d.position(off)
+    assert (pos.line, pos.column, pos.offset) == (2, 1, off)
+    assert d.position(ZH.index("300")).column == ZH.index("300") + 1
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Chinese: 。！？ and line breaks end sentences
+    (ZH, ["第一条 起付线：一级医疗机构300元，二级医疗机构600元；三级医疗机构1200元。", "第二条 年度最高支付限额为20万元！"]),
+    # English: decimals and "e.g." do not end a sentence
+    (EN, ["Lodging is capped at $250 in standard cities and $400 in high-cost cities.",
+          "Mileage is $0.67 per mile, e.g. cars."]),
+])
+def test_sentences(text, expected):
+    d = Document.from_text(text)
+    assert [s.text for s in d.sentences] == expected
+    assert all(d.text[s.start:s.end] == s.text for s in d.sentences)
+
+
+def test_clauses_and_fragments_are_verbatim_and_split_enumerations():
+    d = Document.from_text(ZH + "\n" + EN)
+    assert "三级医疗机构1200元。" in [c.text for c in d.clauses]
+    frags = [f.text for f in d.fragments]
+    assert "二级医疗机构600元；" in frags and "一级医疗机构300元，" in frags
+    for span in d.clauses + d.fragments:
+        assert d.text[span.start:span.end] == span.text and span.sentence >= 0
+
+
+def test_thousands_separator_is_not_a_fragment_boundary():
+    d = Document.from_text("The cap is 200,000 yuan, per year.")
+    assert "The cap is 200,000 yuan," in [f.text for f in d.fragments]
+
+
+def test_find_folds_nfkc_and_whitespace_only():
+    d = Document.from_text("报销比例为８５％，  起付线   300元。")
+    m = d.find("报销比例为85%")
+    assert m is not None and d.text[m.start:m.end] == "报销比例为８５％"
+    m2 = d.find("起付线 300元")
+    assert m2 is not None and m2.text == "起付线   300元"
+    assert d.find("起付线300元") is None  # deleting whitespace is not folding
+    assert d.find("报销比例为86%") is None
+
+
+def test_fold():
+    assert fold("  Ａ\u3000b\n\nc ") == "A b c"
+
+
+def test_language():
+    assert Document.from_text(ZH).language == "zh"
+    assert Document.from_text(EN).language == "en"
