@@ -1,0 +1,151 @@
+"""Stage-1 and baseline prompts, built apart from the model: document first so its KV prefix is shared."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from .relevance import Candidate
+
+TEXT = {
+    "zh": {
+        "doc": "【文件】\n{doc}\n【文件结束】\n",
+        "task_label": "【任务】为条款中的数值标注主体(subject)和谓词(predicate)，两者都必须摘自条款原文；"
+                      "与问题无关的数值标为 irrelevant。以下示例来自另一份文件《{src}》。\n",
+        "task_facts": "【任务】用 JSON 列出回答问题所需的事实，每条事实的 source_text 必须逐字摘自文件，"
+                      "object_value 必须出现在 source_text 中。以下示例来自另一份文件《{src}》。\n",
+        "task_prose": "【任务】根据文件回答问题。\n",
+        "q": "问题：", "clause": "条款：", "value": "数值：", "answer": "答案：",
+        "repair": "注意：上次的答案 {prev} 未通过核验（{rule}：{detail}），请重新选择。\n",
+    },
+    "en": {
+        "doc": "[DOCUMENT]\n{doc}\n[END OF DOCUMENT]\n",
+        "task_label": "[TASK] Label the subject and predicate of the value in the clause; both must be copied "
+                      "from the clause. Mark values that do not answer the question as irrelevant. The examples "
+                      "come from another document, \"{src}\".\n",
+        "task_facts": "[TASK] List, as JSON, the facts needed to answer the question. Each source_text must be "
+                      "copied verbatim from the document and must contain its object_value. The examples come "
+                      "from another document, \"{src}\".\n",
+        "task_prose": "[TASK] Answer the question from the document.\n",
+        "q": "Question: ", "clause": "Clause: ", "value": "Value: ", "answer": "Answer: ",
+        "repair": "Note: the previous answer {prev} failed verification ({rule}: {detail}); choose again.\n",
+    },
+}
+
+
+@lru_cache(maxsize=1)
+def fewshot() -> dict:
+    return json.loads(resources.files("aegis_tui").joinpath("fewshot.json").read_text(encoding="utf-8"))
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in TEXT else "en"
+
+
+def _compact(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))
+
+
+@dataclass(frozen=True)
+class PromptParts:
+    """A prompt as shared prefix + per-request suffix; the engine reuses the prefix's KV across requests."""
+
+    prefix: str
+    suffix: str
+    system: str = ""
+
+    @property
+    def text(self) -> str:
+        return self.prefix + self.suffix
+
+
+def render(parts: PromptParts, chat_template: str | None = None, bos_token: str = "", eos_token: str = "") -> str:
+    """Completion-style text for base models, or the GGUF's chat template for instruct models.
+
+    With a chat template the document still opens the user message, after a constant system message, so
+    every request over the same document shares the same token prefix.
+    """
+    if not chat_template:
+        return parts.text
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    messages = []
+    if parts.system:
+        messages.append({"role": "system", "content": parts.system})
+    messages.append({"role": "user", "content": parts.text})
+    return env.from_string(chat_template).render(
+        messages=messages, add_generation_prompt=True, bos_token=bos_token, eos_token=eos_token,
+    )
+
+
+def document_prefix(doc_text: str, lang: str) -> str:
+    return TEXT[_lang(lang)]["doc"].format(doc=doc_text.strip())
+
+
+def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str, repair: dict | None = None) -> PromptParts:
+    """Fan-out: the model labels subject and predicate of one (clause, value) candidate."""
+    t = TEXT[_lang(lang)]
+    ex = fewshot()[_lang(lang)]
+    lines = [document_prefix(doc_text, lang), t["task_label"].format(src=ex["document"])]
+    for e in ex["label"]:
+        lines.append(f"{t['q']}{ex['question']}\n{t['clause']}{e['context']}\n{t['value']}{e['value']}\n"
+                     f"{t['answer']}{_compact(e['answer'])}\n")
+    lines.append(f"{t['q']}{question.strip()}\n")
+    prefix = "".join(lines)
+    suffix = f"{t['clause']}{cand.context}\n{t['value']}{cand.value}\n"
+    if repair:
+        suffix += t["repair"].format(**repair)
+    suffix += t["answer"]
+    return PromptParts(prefix, suffix, system=t["task_label"].format(src=ex["document"]).strip())
+
+
+def facts_prompt(doc_text: str, question: str, lang: str, repair: dict | None = None) -> PromptParts:
+    """Single pass: the model lists every fact as an ExtractionPayload under the grounded grammar."""
+    t = TEXT[_lang(lang)]
+    ex = fewshot()[_lang(lang)]
+    prefix = (document_prefix(doc_text, lang) + t["task_facts"].format(src=ex["document"])
+              + f"{t['q']}{ex['question']}\n{t['answer']}{_compact(ex['facts'])}\n")
+    suffix = f"{t['q']}{question.strip()}\n"
+    if repair:
+        suffix += t["repair"].format(**repair)
+    suffix += t["answer"]
+    return PromptParts(prefix, suffix, system=t["task_facts"].format(src=ex["document"]).strip())
+
+
+def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:
+    """Baseline: free prose, no grammar, no verification (the single-stage control group)."""
+    t = TEXT[_lang(lang)]
+    ex = fewshot()[_lang(lang)]
+    prefix = (document_prefix(doc_text, lang) + t["task_prose"]
+              + f"{t['q']}{ex['question']}\n{t['answer']}{ex['prose']}\n")
+    return PromptParts(prefix, f"{t['q']}{question.strip()}\n{t['answer']}", system=t["task_prose"].strip())
+
+
+def label_grammar(cand: Candidate) -> str:
+    """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, or irrelevant."""
+    from .grammar.grounded import substring_rule
+
+    rules: list[tuple[str, str]] = []
+    subj_alts = []
+    for name, text in (("subj-a", cand.before), ("subj-b", cand.after)):
+        text = text.rstrip("，、,；;。.：: ")
+        text = text.lstrip("，、,；;。.：: ")
+        if any(ch.isalnum() for ch in text):
+            rules += substring_rule(name, text)
+            subj_alts.append(name)
+    pred_text = (cand.head + cand.before) if cand.head and cand.head not in cand.fragment else cand.before
+    pred_text = pred_text.strip() or cand.context
+    rules += substring_rule("pred", pred_text)
+    if not subj_alts:
+        rules += substring_rule("subj-c", cand.context)
+        subj_alts.append("subj-c")
+    head = [
+        ("root", '"{" ( labelled | irrelevant ) "}"'),
+        ("labelled", '"\\"subject\\": " subject ", \\"predicate\\": " pred'),
+        ("irrelevant", '"\\"irrelevant\\": true"'),
+        ("subject", " | ".join(subj_alts)),
+    ]
+    return "\n".join(f"{n} ::= {r}" for n, r in head + rules) + "\n"

@@ -1,0 +1,217 @@
+"""Question relevance: BM25 over clauses (bigrams for Chinese, words for English) and fan-out candidates."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .document import Document, Span
+from .schema import MAX_SOURCE
+
+# A small synonym table: a question's wording → the wordings policies use. Expanding the question (not the
+# document) keeps the index per document fixed.
+SYNONYMS: dict[str, list[str]] = {
+    "封顶线": ["最高支付限额", "封顶"],
+    "封顶": ["最高支付限额"],
+    "最高限额": ["最高支付限额"],
+    "起付线": ["起付标准"],
+    "门槛": ["起付线", "起付标准"],
+    "报销比例": ["支付比例", "报销"],
+    "报多少": ["报销比例"],
+    "医院": ["医疗机构"],
+    "cap": ["capped", "limit", "maximum"],
+    "limit": ["cap", "capped", "maximum"],
+    "hotel": ["lodging"],
+    "lodging": ["hotel", "accommodation"],
+    "reimbursed": ["reimbursement", "rate"],
+    "mileage": ["mile", "miles"],
+    "meals": ["meal", "per diem"],
+    "deadline": ["within", "days"],
+}
+_STOP_EN = {
+    "the", "a", "an", "of", "in", "is", "are", "what", "how", "much", "many", "for", "to", "and", "or", "do",
+    "does", "at", "on", "by", "be", "with", "which", "my", "i", "can", "per", "it", "its", "this", "that",
+}
+_STOP_ZH = set("的了是在和与及或为请问多少分别哪些什么吗呢")
+_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
+_COLON = "：:"
+
+
+def terms(text: str) -> list[str]:
+    """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased English words."""
+    out: list[str] = []
+    for run in _CJK.findall(text):
+        chars = [c for c in run]
+        if len(chars) == 1:
+            if chars[0] not in _STOP_ZH:
+                out.append(chars[0])
+            continue
+        out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in _STOP_ZH and b in _STOP_ZH))
+    out.extend(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP_EN)
+    return out
+
+
+def expand_question(question: str) -> str:
+    extra = [syn for key, syns in SYNONYMS.items() if key in question.lower() for syn in syns]
+    return question + (" " + " ".join(extra) if extra else "")
+
+
+class BM25:
+    """Okapi BM25 over a fixed list of texts; length-normalised so long clauses don't win by size alone."""
+
+    def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
+        self.docs = [Counter(terms(t)) for t in texts]
+        self.lens = [sum(d.values()) for d in self.docs]
+        self.avg = (sum(self.lens) / len(self.lens)) if self.lens else 1.0
+        df: Counter = Counter()
+        for d in self.docs:
+            df.update(d.keys())
+        n = len(self.docs)
+        self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self.k1, self.b = k1, b
+
+    def scores(self, query: str) -> list[float]:
+        q = Counter(terms(query))
+        out = []
+        for d, ln in zip(self.docs, self.lens):
+            s = 0.0
+            norm = self.k1 * (1 - self.b + self.b * ln / (self.avg or 1))
+            for t in q:
+                f = d.get(t)
+                if f:
+                    s += self.idf[t] * f * (self.k1 + 1) / (f + norm)
+            out.append(s)
+        return out
+
+
+def rank_spans(spans: list[Span], question: str, top_k: int | None = None) -> list[tuple[Span, float]]:
+    """Spans sorted by BM25 score against the (synonym-expanded) question; zero scores dropped."""
+    if not spans:
+        return []
+    scores = BM25([s.text for s in spans]).scores(expand_question(question))
+    ranked = sorted(((s, sc) for s, sc in zip(spans, scores) if sc > 0), key=lambda p: -p[1])
+    return ranked[:top_k] if top_k else ranked
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One (clause, quantity) pair for a fan-out request: the model labels its subject and predicate."""
+
+    quote: str        # verbatim evidence that becomes source_text (clause, or sentence when the head is outside)
+    head: str         # the enumeration head carried into the item, e.g. "统筹基金的报销比例为："
+    fragment: str     # the item holding the value, e.g. "二级医疗机构70%，"
+    value: str        # the quantity text, as written in the fragment
+    value_start: int  # offset of the value inside fragment
+    offset: int       # document offset of the fragment (for ordering and highlighting)
+    score: float = 0.0
+
+    @property
+    def context(self) -> str:
+        """What the model is shown: the head followed by the item."""
+        return self.fragment if not self.head or self.head in self.fragment else self.head + self.fragment
+
+    @property
+    def before(self) -> str:
+        return self.fragment[: self.value_start]
+
+    @property
+    def after(self) -> str:
+        return self.fragment[self.value_start + len(self.value):]
+
+
+_LIST_MARKER = re.compile(r"^\s*(?:[（(][一二三四五六七八九十\d]+[)）]|[一二三四五六七八九十]+、|\d+[.、)）]|[-•*·])")
+# Words that name what is asked for (predicates): question terms inside them weigh more than topic words.
+PREDICATE_WORDS = [
+    "起付线", "起付标准", "报销比例", "支付比例", "比例", "限额", "封顶", "最高支付限额", "标准", "额度", "补助",
+    "期限", "天数", "年龄", "cap", "capped", "limit", "rate", "percent", "allowance", "maximum", "within", "days",
+    "per", "mile", "deadline", "reimbursed", "reimbursement", "threshold", "deductible",
+]
+PREDICATE_BOOST = 3.0
+
+
+def _head(sentence: Span) -> str:
+    """The enumeration head of a sentence: its text up to the first colon, when items follow it."""
+    idx = min((i for i in (sentence.text.find(c) for c in _COLON) if i >= 0), default=-1)
+    if idx < 0 or idx > 80 or idx == len(sentence.text) - 1:
+        return ""
+    return sentence.text[: idx + 1]
+
+
+def _carried_heads(doc: Document) -> dict[int, str]:
+    """Heads that sit on their own line ("统筹基金的报销比例为：") carried into the list items below them."""
+    heads: dict[int, str] = {}
+    current = ""
+    for i, s in enumerate(doc.sentences):
+        if s.text.rstrip().endswith(tuple(_COLON)):
+            current = s.text.strip()
+            continue
+        if current and _LIST_MARKER.match(s.text):
+            heads[i] = current
+        else:
+            current = ""
+    return heads
+
+
+def _units(clause: Span, fragments: list[Span]):
+    """(span, quantities) pairs that hold the values of a clause: the clause itself when it holds one value."""
+    from .quantity import find_quantities
+
+    qs = [m for m in find_quantities(clause.text) if m.quantity.dimension != "date"]
+    if len(qs) <= 1:
+        return [(clause, qs)] if qs else []
+    out = []
+    for f in fragments:
+        if clause.start <= f.start and f.end <= clause.end:
+            fq = [m for m in find_quantities(f.text) if m.quantity.dimension != "date"]
+            if fq:
+                out.append((f, fq))
+    return out
+
+
+def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
+    """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order."""
+    carried = _carried_heads(doc)
+    clauses_of: dict[int, list[Span]] = {}
+    frags_of: dict[int, list[Span]] = {}
+    for c in doc.clauses:
+        clauses_of.setdefault(c.sentence, []).append(c)
+    for f in doc.fragments:
+        frags_of.setdefault(f.sentence, []).append(f)
+    cands: list[Candidate] = []
+    for si, sentence in enumerate(doc.sentences):
+        own = _head(sentence)
+        for clause in clauses_of.get(si, []):
+            has_head = bool(own) and clause.start == sentence.start
+            quote = clause.text if (not own or has_head) else sentence.text
+            quote = " ".join(quote.split())
+            if len(quote) > MAX_SOURCE:
+                quote = " ".join(clause.text.split())
+            if len(quote) > MAX_SOURCE:
+                continue
+            for unit, qs in _units(clause, frags_of.get(si, [])):
+                text = unit.text
+                head = carried.get(si, "") if not own else ("" if (own in text) else own)
+                for m in qs:
+                    cands.append(Candidate(quote, head, text, m.text, m.start, unit.start + m.start))
+    if not cands:
+        return []
+    scores = _score([c.context for c in cands], question)
+    ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
+    floor = max(ranked[0][1] * min_ratio, 1e-9)
+    chosen = [Candidate(**{**c.__dict__, "score": s}) for c, s in ranked[:top_k] if s >= floor]
+    return sorted(chosen, key=lambda c: c.offset)
+
+
+def _score(texts: list[str], question: str) -> list[float]:
+    """BM25 of each text against the expanded question, with predicate words weighted up."""
+    query = expand_question(question)
+    bm = BM25(texts)
+    base = bm.scores(query)
+    asked = [w for w in PREDICATE_WORDS if w in query.lower()]
+    if not asked:
+        return base
+    boost = bm.scores(" ".join(asked))
+    return [b + (PREDICATE_BOOST - 1) * x for b, x in zip(base, boost)]
