@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from .document import Document, Span
 from .errors import AegisError
 from .prompts import facts_prompt, label_grammar, label_prompt, prose_prompt, render
-from .relevance import Candidate, enumerate_candidates
+from .relevance import Candidate, asked_predicates, enumerate_candidates, predicate_asked
 from .schema import MAX_FACTS, AtomicFact, ExtractionPayload, FactType
 
 MODES = ("two-stage", "baseline")
@@ -79,6 +79,7 @@ class Answer:
     timings: dict = field(default_factory=dict)
     transitions: list[Transition] = field(default_factory=list)
     offered: list[str] = field(default_factory=list)     # evidence the grammar offered (relevance result)
+    skipped: list[dict] = field(default_factory=list)     # labelled values judged not to answer the question
     unsupported_numbers: list[str] = field(default_factory=list)
     generated_tokens: int = 0
     error: str | None = None
@@ -93,7 +94,7 @@ class Answer:
             "question": self.question, "answer": self.answer, "state": self.state, "mode": self.mode,
             "strategy": self.strategy, "facts": facts, "rejected": self.rejected, "attempts": self.attempts,
             "timings": self.timings, "unsupported_numbers": self.unsupported_numbers,
-            "offered": self.offered, "generated_tokens": self.generated_tokens,
+            "offered": self.offered, "skipped": self.skipped, "generated_tokens": self.generated_tokens,
             "transitions": [t.__dict__ for t in self.transitions], "error": self.error,
         }
 
@@ -304,19 +305,28 @@ class Pipeline:
             if problem:
                 bad[i] = {"prev": c.text[-80:], "rule": "output", "detail": problem}
                 continue
-            if obj.get("irrelevant"):
-                bad[i] = {"prev": c.text, "rule": "irrelevant", "detail": "the model judged this value irrelevant"}
-                continue
             try:
-                new[i] = AtomicFact(subject=obj["subject"].strip(), predicate=obj["predicate"].strip(),
-                                    object_value=cands[i].value, fact_type=FactType.NUMERIC,
-                                    source_text=cands[i].quote)
+                fact = AtomicFact(subject=obj["subject"].strip(), predicate=obj["predicate"].strip(),
+                                  object_value=cands[i].value, fact_type=FactType.NUMERIC,
+                                  source_text=cands[i].quote)
             except (ValidationError, KeyError, AttributeError) as exc:
                 bad[i] = {"prev": c.text[-80:], "rule": "schema", "detail": str(exc).splitlines()[0]}
-        # an item judged irrelevant is not retried: it is a decision, not a failure
-        for i in [k for k, v in bad.items() if v["rule"] == "irrelevant"]:
-            bad.pop(i)
-            job.emit(State.EXTRACT.value, f"skipped irrelevant value {cands[i].value}")
+                continue
+            # The question's own predicate words decide relevance when it names any (code is deterministic);
+            # otherwise the model's judgement does. Either way it is a decision, not a failure: no retry.
+            asked = predicate_asked(fact.predicate, job.answer.question)
+            relevant = asked if asked is not None else bool(obj.get("relevant", True))
+            named = [w for w in asked_predicates(job.answer.question) if w in cands[i].context.lower()]
+            if asked is False and named:
+                # The clause is about something the question asks for, but the label missed it: repair.
+                bad[i] = {"prev": _compact_fact(fact), "rule": "predicate_relevance",
+                          "detail": f"the clause is about {named[0]}; the predicate should name it"}
+                continue
+            if not relevant:
+                job.answer.skipped.append({"value": cands[i].value, "subject": fact.subject,
+                                           "predicate": fact.predicate, "model_relevant": obj.get("relevant")})
+                continue
+            new[i] = fact
         return new, bad
 
     def _single_pass(self, doc, cands: list[Candidate], pending: list[int], failures: dict, job: _Job):
@@ -379,13 +389,17 @@ class Pipeline:
     def _audit(self, doc: Document, ans: Answer) -> None:
         if self.audit is None:
             return
-        record = {
-            "kind": "answer", "document": {"path": doc.path, "sha256": doc.sha256, "chars": len(doc.text)},
-            "question": ans.question, "model": self.config.model_name, "mode": ans.mode, "strategy": ans.strategy,
-            "state": ans.state, "answer": ans.answer, "attempts": ans.attempts,
-            "facts": ans.report.to_json()["facts"] if ans.report is not None else [],
-            "rejected": ans.rejected, "transitions": [t.__dict__ for t in ans.transitions],
-        }
+        from .audit import build_record
+
+        extra = {"kind": "answer", "mode": ans.mode, "strategy": ans.strategy, "state": ans.state,
+                 "answer": ans.answer, "attempts": ans.attempts, "rejected": ans.rejected}
+        transitions = [t.__dict__ for t in ans.transitions]
+        if ans.report is not None:
+            record = build_record(ans.report, ans.question, self.config.model_name, transitions, **extra)
+        else:
+            record = {"document": {"path": doc.path, "sha256": doc.sha256, "chars": len(doc.text)},
+                      "question": ans.question, "model": self.config.model_name, "facts": [],
+                      "summary": {"total": 0, "passed": 0, "failed": 0}, "transitions": transitions, **extra}
         self.audit.append(record)
 
 

@@ -13,7 +13,7 @@ TEXT = {
     "zh": {
         "doc": "【文件】\n{doc}\n【文件结束】\n",
         "task_label": "【任务】为条款中的数值标注主体(subject)和谓词(predicate)，两者都必须摘自条款原文；"
-                      "与问题无关的数值标为 irrelevant。以下示例来自另一份文件《{src}》。\n",
+                      "再判断该数值是否回答问题(relevant)。以下示例来自另一份文件《{src}》。\n",
         "task_facts": "【任务】用 JSON 列出回答问题所需的事实，每条事实的 source_text 必须逐字摘自文件，"
                       "object_value 必须出现在 source_text 中。以下示例来自另一份文件《{src}》。\n",
         "task_prose": "【任务】根据文件回答问题。\n",
@@ -23,7 +23,7 @@ TEXT = {
     "en": {
         "doc": "[DOCUMENT]\n{doc}\n[END OF DOCUMENT]\n",
         "task_label": "[TASK] Label the subject and predicate of the value in the clause; both must be copied "
-                      "from the clause. Mark values that do not answer the question as irrelevant. The examples "
+                      "from the clause, then say whether the value answers the question (relevant). The examples "
                       "come from another document, \"{src}\".\n",
         "task_facts": "[TASK] List, as JSON, the facts needed to answer the question. Each source_text must be "
                       "copied verbatim from the document and must contain its object_value. The examples come "
@@ -125,7 +125,10 @@ def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:
 
 
 def label_grammar(cand: Candidate) -> str:
-    """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, or irrelevant."""
+    """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
+
+    Relevance comes last so that even a small model that is biased towards "false" has labelled the value.
+    """
     from .grammar.grounded import substring_rule
 
     rules: list[tuple[str, str]] = []
@@ -143,9 +146,8 @@ def label_grammar(cand: Candidate) -> str:
         rules += substring_rule("subj-c", cand.context)
         subj_alts.append("subj-c")
     head = [
-        ("root", '"{" ( labelled | irrelevant ) "}"'),
-        ("labelled", '"\\"subject\\": " subject ", \\"predicate\\": " pred'),
-        ("irrelevant", '"\\"irrelevant\\": true"'),
+        ("root", '"{\\"subject\\": " subject ", \\"predicate\\": " pred ", \\"relevant\\": " relevant "}"'),
+        ("relevant", '"true" | "false"'),
         ("subject", " | ".join(subj_alts)),
     ]
     return "\n".join(f"{n} ::= {r}" for n, r in head + rules) + "\n"

@@ -205,6 +205,21 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     return sorted(chosen, key=lambda c: c.offset)
 
 
+def asked_predicates(question: str) -> list[str]:
+    """The predicate words a question names (after synonym expansion), e.g. 起付线, 报销比例, cap."""
+    q = expand_question(question).lower()
+    return [w for w in PREDICATE_WORDS if w in q]
+
+
+def predicate_asked(predicate: str, question: str) -> bool | None:
+    """Whether a labelled predicate is one the question asks for; None when the question names none."""
+    asked = asked_predicates(question)
+    if not asked:
+        return None
+    p = predicate.lower()
+    return any(w in p or (len(p) >= 2 and p in w) for w in asked)
+
+
 def _score(texts: list[str], question: str) -> list[float]:
     """BM25 of each text against the expanded question, with predicate words weighted up."""
     query = expand_question(question)
