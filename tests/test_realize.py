@@ -1,0 +1,116 @@
+"""EntityAwareRealizer: fluent zh/en answers with no unverified number and no subject-less sentence."""
+
+import pytest
+
+from aegis_tui.document import Document
+from aegis_tui.quantity import find_quantities, parse_quantity
+from aegis_tui.realize import FALLBACK_TEXT, EntityAwareRealizer
+from aegis_tui.samples import load_gold, load_tampered, sample_path
+from aegis_tui.schema import ExtractionPayload
+from aegis_tui.verify import Tier1CodeVerifier
+
+DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
+REALIZER = EntityAwareRealizer()
+
+
+def _answer(name, facts):
+    doc = DOCS[name]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    return report, REALIZER.realize(report, doc)
+
+
+def _allowed(report):
+    allowed = set()
+    for f in report.verified_facts:
+        for text in (f.subject, f.predicate, f.object_value):
+            allowed |= {m.quantity for m in find_quantities(text)}
+    return allowed
+
+
+def _sentences(text):
+    return [s for s in text.replace("。", "。\n").replace(". ", ".\n").splitlines() if s.strip()]
+
+
+def test_zh_reference_answer():
+    report, text = _answer("policy_zh", load_gold("policy_zh").model_dump()["atomic_facts"])
+    assert text.startswith("根据文件：")
+    for value in ("300元", "600元", "1200元", "85%", "70%", "55%", "20万元"):
+        assert value in text
+    # modifiers recovered from the source clause, and each value stays with its own level
+    assert "一级及以下定点医疗机构的起付线为300元，报销比例为85%。" in text
+    assert "三级定点医疗机构的起付线为1200元，报销比例为55%。" in text
+    assert "统筹基金的年度最高支付限额为20万元" in text
+
+
+def test_en_answer_groups_by_subject_in_english():
+    report, text = _answer("policy_en", load_gold("policy_en").model_dump()["atomic_facts"])
+    assert "For high-cost cities, the nightly lodging cap is $400 per night." in text
+    assert "For expense reports, the submission deadline is 30 days." in text
+    assert not any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+MIXES = [
+    ("policy_zh", "gold plus every tampered fact"),
+    ("policy_en", "gold plus every tampered fact"),
+]
+
+
+@pytest.mark.parametrize("name,comment", MIXES)
+def test_never_an_unverified_number_and_never_a_lost_subject(name, comment):
+    facts = load_gold(name).model_dump()["atomic_facts"]
+    tampered = [c["fact"] for c in load_tampered(name) if "fact" in c]
+    for i in range(0, len(tampered), 8):
+        chunk = (facts + tampered[i:i + 8])[:24]
+        report, text = _answer(name, chunk)
+        allowed = _allowed(report)
+        for m in find_quantities(text):
+            assert m.quantity in allowed, (m.text, text)
+        for sentence in _sentences(text.split("：", 1)[-1].split(": ", 1)[-1]):
+            numbers = find_quantities(sentence)
+            if numbers:  # a sentence with a number starts with one of the verified subjects, as the document names it
+                assert any(REALIZER.subject_of(fv, DOCS[name]) in sentence[:60] for fv in report.verified), sentence
+
+
+def test_tampered_values_never_reach_the_answer():
+    facts = [c["fact"] for c in load_tampered("policy_zh") if "fact" in c]
+    report, text = _answer("policy_zh", facts)
+    assert not report.verified_facts
+    assert text == FALLBACK_TEXT["zh"]
+    assert "350元" not in text and "850%" not in text
+
+
+@pytest.mark.parametrize("name,language,expected", [
+    ("policy_zh", None, FALLBACK_TEXT["zh"]),  # document language
+    ("policy_en", None, FALLBACK_TEXT["en"]),  # document language
+    ("policy_zh", "en", FALLBACK_TEXT["en"]),  # explicit language wins
+])
+def test_fallback_when_nothing_is_verified(name, language, expected):
+    doc = DOCS[name]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=[]))
+    assert REALIZER.realize(report, doc, language=language) == expected
+
+
+def test_generic_subject_is_replaced_by_the_source_entity():
+    # the seed article's failure: "相关规定标准为85%" — a number with no subject
+    fact = {"subject": "统筹基金", "predicate": "报销比例", "object_value": "85%",
+            "source_text": "在一级及以下定点医疗机构住院的，报销比例为85%"}
+    report, text = _answer("policy_zh", [fact])
+    assert report.all_passed
+    assert "相关规定" not in text and text.count("85%") == 1
+    assert text.index("统筹基金") < text.index("85%")
+
+
+def test_subject_modifiers_come_from_the_document():
+    fact = {"subject": "cities", "predicate": "nightly lodging cap", "object_value": "$400 per night",
+            "source_text": "$400 per night in high-cost cities"}
+    report, text = _answer("policy_en", [fact])
+    assert report.all_passed
+    assert "For high-cost cities," in text
+
+
+def test_partial_verification_only_speaks_of_verified_facts():
+    gold = load_gold("policy_zh").model_dump()["atomic_facts"]
+    bad = dict(gold[1], object_value="650元")
+    report, text = _answer("policy_zh", [gold[0], bad])
+    assert "300元" in text and "650元" not in text and "600元" not in text
+    assert {m.quantity for m in find_quantities(text)} == {parse_quantity("300元")}
