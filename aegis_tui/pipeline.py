@@ -226,9 +226,13 @@ class Pipeline:
                 for idx, fv in zip(order, report.facts):
                     if not fv.passed:
                         first = next(c for c in fv.checks if not c.passed)
-                        failures[idx] = {"prev": _compact_fact(fv.fact), "rule": first.rule, "detail": first.detail}
+                        failures[idx] = {"prev": _compact_fact(fv.fact), "rule": first.rule, "detail": first.detail,
+                                         "quote": fv.fact.source_text}
                         pending.append(idx)
                 pending += [i for i in failures if i not in facts]
+                if -1 in failures and facts:
+                    failures.pop(-1)  # a later full attempt produced facts: the earlier bad output is moot
+                    pending = [i for i in pending if i != -1]
                 pending = sorted(set(pending))
                 if not pending:
                     break
@@ -330,39 +334,41 @@ class Pipeline:
         return new, bad
 
     def _single_pass(self, doc, cands: list[Candidate], pending: list[int], failures: dict, job: _Job):
-        """One request emits every fact under the grounded grammar over the question-relevant clauses."""
+        """One request emits every fact under the grounded grammar over the question-relevant clauses.
+
+        The first attempt offers every relevant clause; a repair offers only the failed facts' clauses and
+        asks for as many facts as failed, which replace them slot for slot. An unusable output (cut off,
+        invalid JSON) fails slot -1, which makes the next attempt a full one again.
+        """
         from .grammar.grounded import grounded_grammar
 
-        idx_of: dict[str, list[int]] = {}
-        for i in pending:
-            idx_of.setdefault(cands[i].quote, []).append(i)
-        spans = [Span(0, len(q), q, "offered") for q in idx_of]
-        budget = min(MAX_FACTS, len(pending))
-        repair = None
-        if failures:
-            first = next(iter(failures.values()))
-            repair = {**first, "prev": first["prev"]}
-            budget = max(1, min(budget, len(failures)))
+        repairing = [i for i in pending if i >= 0 and i in failures]
+        if repairing:
+            quotes = [failures[i].get("quote") or cands[min(i, len(cands) - 1)].quote for i in repairing]
+            budget = len(repairing)
+            first = failures[repairing[0]]
+            repair = {"prev": first["prev"], "rule": first["rule"], "detail": first["detail"]}
+        else:
+            quotes = [c.quote for c in cands]
+            budget = MAX_FACTS
+            repair = failures.get(-1)
+        spans = [Span(0, len(q), q, "offered") for q in dict.fromkeys(quotes)]
         g = grounded_grammar(doc, spans, max_facts=budget)
         prompt = self._render(facts_prompt(doc.text, job.answer.question, doc.language, repair=repair))
         [c] = self._wait(job, [self._submit(job, prompt, g.text, self.config.facts_max_tokens)])
         problem, obj = _parse_output(c)
+        rule = "output"
+        if not problem:
+            try:
+                payload = ExtractionPayload.model_validate(obj)
+            except ValidationError as exc:
+                problem, rule = str(exc).splitlines()[0], "schema"
         if problem:
-            return {}, {i: {"prev": c.text[-80:], "rule": "output", "detail": problem} for i in pending}
-        try:
-            payload = ExtractionPayload.model_validate(obj)
-        except ValidationError as exc:
-            return {}, {i: {"prev": c.text[-80:], "rule": "schema", "detail": str(exc).splitlines()[0]} for i in pending}
-        new: dict[int, AtomicFact] = {}
-        used: set[int] = set()
-        for fact in payload.atomic_facts:
-            slots = [i for i in idx_of.get(fact.source_text, []) if i not in used and i not in new]
-            slot = next((i for i in slots if cands[i].value == fact.object_value), slots[0] if slots else None)
-            if slot is None:
-                slot = max(list(new) + list(pending) + [len(cands) - 1]) + 1 + len(new)
-            new[slot] = fact
-            used.add(slot)
-        return new, {}
+            note = {"prev": c.text[-80:], "rule": rule, "detail": problem}
+            return {}, ({i: note for i in repairing} if repairing else {-1: note})
+        if repairing:
+            return dict(zip(repairing, payload.atomic_facts)), {}
+        return dict(enumerate(payload.atomic_facts)), {}
 
     # ---- baseline ---------------------------------------------------------------------------------
     def _baseline(self, doc: Document, job: _Job) -> None:

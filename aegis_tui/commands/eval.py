@@ -1,0 +1,83 @@
+"""`aegis eval`: both answering modes over the samples' questions, scored against the gold facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..errors import InputError
+from . import add_engine_args, add_format_arg, open_engine, print_json
+
+REFERENCE_QUESTION = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
+
+
+def register(sub) -> None:
+    p = sub.add_parser("eval", help="faithfulness evaluation of two-stage vs baseline over the sample questions")
+    p.add_argument("--modes", default="fan-out,single-pass,baseline",
+                   help="comma list of fan-out, single-pass, baseline (default: all three)")
+    p.add_argument("--samples", default="policy_zh,policy_en", help="comma list of samples")
+    p.add_argument("--quick", action="store_true", help="only the reference question")
+    p.add_argument("--attempts", type=int, default=2)
+    p.add_argument("--out", metavar="DIR", help="write eval.json there")
+    add_engine_args(p)
+    add_format_arg(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..document import Document
+    from ..evaluation import score, summarize
+    from ..pipeline import Pipeline, PipelineConfig
+    from ..samples import SAMPLES, load_gold, load_questions, sample_path
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    bad = [m for m in modes if m not in ("fan-out", "single-pass", "baseline")]
+    if bad or not modes:
+        raise InputError(f"unknown mode(s) {bad or modes}: use fan-out, single-pass, baseline")
+    samples = [s.strip() for s in args.samples.split(",") if s.strip()]
+    if any(s not in SAMPLES for s in samples):
+        raise InputError(f"unknown sample in {samples}: choose from {', '.join(SAMPLES)}")
+    questions = load_questions()
+    engine = open_engine(args)
+    results = []
+    try:
+        for sample in samples:
+            doc = Document.load(sample_path(sample))
+            gold = load_gold(sample).atomic_facts
+            qs = questions.get(sample, [])
+            if args.quick:
+                qs = [q for q in qs if q["question"] == REFERENCE_QUESTION]
+            for q in qs:
+                g = [gold[i] for i in q["gold"]]
+                for m in modes:
+                    strategy = m if m != "baseline" else "fan-out"
+                    pipe = Pipeline(engine, PipelineConfig(strategy=strategy, max_attempts=args.attempts,
+                                                           model_name=engine.model_info.name))
+                    ans = pipe.answer(doc, q["question"], "baseline" if m == "baseline" else "two-stage")
+                    results.append(score(sample, doc, q["question"], g, ans))
+    finally:
+        engine.close()
+    summary = summarize(results)
+    out = {"model": engine.model_info.name, "summary": summary, "questions": [r.to_json() for r in results]}
+    if args.out:
+        d = Path(args.out)
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "eval.json").write_text(json.dumps(out, ensure_ascii=False, indent=2), encoding="utf-8")
+    if args.format == "json":
+        print_json(out)
+        return 0
+    print(f"{'mode':<24} {'recall':>12} {'verified':>8} {'unsupported':>11} {'fallback':>8} "
+          f"{'avg TTFT':>9} {'avg E2E':>8}  rejected by rule")
+    for mode, s in summary.items():
+        ttft = f"{s['avg_ttft_s']:.2f}s" if s["avg_ttft_s"] is not None else "n/a"
+        print(f"{mode:<24} {s['recovered']:>4}/{s['gold']:<3} {s['recall'] or 0:>4.0%} {s['verified_facts']:>8} "
+              f"{s['unsupported_numbers']:>11} {s['fallbacks']:>8} {ttft:>9} {s['avg_e2e_s']:>7.2f}s  "
+              f"{', '.join(f'{k}={v}' for k, v in s['rejected_by_rule'].items()) or '-'}")
+    print()
+    for r in results:
+        print(f"[{r.mode}] {r.sample}: {r.question}")
+        print(f"  recovered {r.recovered}/{r.gold}; unsupported numbers: {', '.join(r.unsupported) or 'none'}")
+        print("  " + r.answer.replace("\n", " ")[:300])
+        if r.missing:
+            print("  missing: " + "; ".join(r.missing))
+    return 0
