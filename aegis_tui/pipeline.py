@@ -61,6 +61,7 @@ class PipelineConfig:
     label_max_tokens: int = 64     # fan-out answer: {"subject": …, "predicate": …}
     facts_max_tokens: int = 768    # single-pass payload
     prose_max_tokens: int = 200    # baseline answer
+    repair_temperature: float = 0.6  # repairs sample (seeded) so a changed answer is possible at all
     model_name: str = ""
 
 
@@ -238,8 +239,8 @@ class Pipeline:
                     break
             kept = [facts[i] for i in sorted(facts) if i not in failures]
             ans.rejected = [
-                {"fact": (facts[i].model_dump(mode="json") if i in facts else None), "candidate": cands[i].quote
-                 if cfg.strategy == "fan-out" else None, **failures[i]}
+                {**failures[i], "fact": _dump(facts.get(i) or failures[i].get("fact")),
+                 "candidate": cands[i].quote if cfg.strategy == "fan-out" else None}
                 for i in sorted(failures)
             ]
             t = time.perf_counter()
@@ -272,7 +273,13 @@ class Pipeline:
         self._audit(doc, ans)
 
     def _submit(self, job: _Job, prompt: str, grammar: str | None, max_tokens: int, stop=None):
-        h = self.engine.submit(prompt, grammar=grammar, max_tokens=max_tokens, stop=stop, on_piece=job.on_piece)
+        from .engine.config import Sampling
+
+        attempt = max(job.answer.attempts, 1)
+        sampling = Sampling() if attempt == 1 else Sampling(temperature=self.config.repair_temperature,
+                                                             top_p=0.95, seed=attempt)
+        h = self.engine.submit(prompt, grammar=grammar, max_tokens=max_tokens, stop=stop, sampling=sampling,
+                               on_piece=job.on_piece)
         job.handles.append(h)
         return h
 
@@ -323,8 +330,12 @@ class Pipeline:
             named = [w for w in asked_predicates(job.answer.question) if w in cands[i].context.lower()]
             if asked is False and named:
                 # The clause is about something the question asks for, but the label missed it: repair.
-                bad[i] = {"prev": _compact_fact(fact), "rule": "predicate_relevance",
+                bad[i] = {"prev": _compact_fact(fact), "rule": "predicate_relevance", "fact": fact,
                           "detail": f"the clause is about {named[0]}; the predicate should name it"}
+                continue
+            if fact.subject in fact.predicate or fact.predicate in fact.subject:
+                bad[i] = {"prev": _compact_fact(fact), "rule": "label", "fact": fact,
+                          "detail": "the subject repeats the predicate; the subject is who or what it applies to"}
                 continue
             if not relevant:
                 job.answer.skipped.append({"value": cands[i].value, "subject": fact.subject,
@@ -407,6 +418,10 @@ class Pipeline:
                       "question": ans.question, "model": self.config.model_name, "facts": [],
                       "summary": {"total": 0, "passed": 0, "failed": 0}, "transitions": transitions, **extra}
         self.audit.append(record)
+
+
+def _dump(fact: AtomicFact | None) -> dict | None:
+    return fact.model_dump(mode="json") if fact is not None else None
 
 
 def _compact_fact(fact: AtomicFact) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -124,6 +125,15 @@ def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:
     return PromptParts(prefix, f"{t['q']}{question.strip()}\n{t['answer']}", system=t["task_prose"].strip())
 
 
+_SEP = re.compile(r"[，、,；;：:。]")
+
+
+def _last_pieces(text: str, n: int) -> str:
+    """The last n separator-delimited pieces of text (separators kept), e.g. the fragments nearest a value."""
+    cuts = [m.end() for m in _SEP.finditer(text.rstrip("，、,；;：:。 "))]
+    return text[cuts[-n]:] if len(cuts) >= n else text
+
+
 def label_grammar(cand: Candidate) -> str:
     """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
 
@@ -133,14 +143,19 @@ def label_grammar(cand: Candidate) -> str:
 
     rules: list[tuple[str, str]] = []
     subj_alts = []
-    for name, text in (("subj-a", cand.before), ("subj-b", cand.after)):
-        text = text.rstrip("，、,；;。.：: ")
-        text = text.lstrip("，、,；;。.：: ")
+    # The value's own fragment; with the one before it when the own fragment is short ("报销比例为").
+    own = _last_pieces(cand.before, 1)
+    near_before = own if len(own.strip()) >= 8 else _last_pieces(cand.before, 2)
+    near_after = _SEP.split(cand.after, maxsplit=1)[0]
+    for name, text in (("subj-a", near_before), ("subj-b", near_after)):
+        text = text.strip("，、,；;。.：: （）()")
         if any(ch.isalnum() for ch in text):
             rules += substring_rule(name, text)
             subj_alts.append(name)
-    pred_text = (cand.head + cand.before) if cand.head and cand.head not in cand.fragment else cand.before
-    pred_text = pred_text.strip() or cand.context
+    head = cand.head if cand.head and cand.head not in cand.fragment else ""
+    colon = max(cand.before.rfind("："), cand.before.rfind(":"))
+    own_head = cand.before[: colon + 1] if colon >= 0 and not near_before.startswith(cand.before[: colon + 1]) else ""
+    pred_text = (head + own_head + near_before).strip() or cand.context
     rules += substring_rule("pred", pred_text)
     if not subj_alts:
         rules += substring_rule("subj-c", cand.context)
