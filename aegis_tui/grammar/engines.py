@@ -48,9 +48,14 @@ def _tokenizer(model_path: str):
     from ..engine.native import llama
 
     lc = llama()
+    import warnings
+
     from llguidance.llamacpp import lltokenizer_from_vocab
 
-    return lltokenizer_from_vocab(lc.llama_model_get_vocab(_vocab_model(model_path)))
+    with warnings.catch_warnings():
+        # llguidance calls llama_token_get_attr once per token (262k here), deprecated in llama-cpp-python
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return lltokenizer_from_vocab(lc.llama_model_get_vocab(_vocab_model(model_path)))
 
 
 def check_llama_cpp(gbnf: str, model_path: str) -> str:
