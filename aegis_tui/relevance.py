@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .docindex import LIST_ITEM
 from .document import Document, Span
 from .schema import MAX_SOURCE
 
@@ -122,7 +123,6 @@ class Candidate:
         return self.fragment[self.value_start + len(self.value):]
 
 
-_LIST_MARKER = re.compile(r"^\s*(?:[（(][一二三四五六七八九十\d]+[)）]|[一二三四五六七八九十]+、|\d+[.、)）]|[-•*·])")
 # Words that name what is asked for (predicates): question terms inside them weigh more than topic words.
 PREDICATE_WORDS = [
     "起付线", "起付标准", "报销比例", "支付比例", "比例", "限额", "封顶", "最高支付限额", "标准", "额度", "补助",
@@ -148,7 +148,7 @@ def _carried_heads(doc: Document) -> dict[int, str]:
         if s.text.rstrip().endswith(tuple(_COLON)):
             current = s.text.strip()
             continue
-        if current and _LIST_MARKER.match(s.text):
+        if current and LIST_ITEM.match(s.text):
             heads[i] = current
         else:
             current = ""

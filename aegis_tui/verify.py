@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
+from .docindex import LIST_ITEM, DocumentIndex, document_index
 from .document import Document, Span, fold
-from .quantity import Quantity, QuantityMatch, find_quantities, parse_quantity, width_fold
+from .entities import mentions, same_entity
+from .entities import units as name_units
+from .quantity import Quantity, QuantityMatch, find_quantities, parse_quantity
 from .schema import AtomicFact, ExtractionPayload, FactType
 
 # predicate keyword -> dimensions its value may have; data, searched longest keyword first, extensible.
@@ -38,7 +40,6 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _WORD = re.compile(r"[a-z0-9]+")
 _STOP = {"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", "by", "with", "is", "are", "per"}
 _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s", re.IGNORECASE)
-_LIST_ITEM = re.compile(r"^\s*(?:[（(][一二三四五六七八九十\d]+[)）]|\d+[.、)]|[-•*·])")
 
 
 @dataclass(frozen=True)
@@ -112,169 +113,6 @@ class VerificationReport:
             "facts": [f.to_json() for f in self.facts],
             "summary": {"total": len(self.facts), "passed": passed, "failed": len(self.facts) - passed},
         }
-
-
-# ---- per-document index (built once per document text, shared by verifiers) ----------------------------------
-class DocumentIndex:
-    """Lazily computed per-line quantities and sentence bounds of one document."""
-
-    def __init__(self, document: Document):
-        self.document = document
-        self.text = document.text
-        self._line_quantities: dict[int, list[QuantityMatch]] = {}
-        self._all: set[Quantity] | None = None
-
-    def line_bounds(self, offset: int) -> tuple[int, int]:
-        start = self.text.rfind("\n", 0, offset) + 1
-        end = self.text.find("\n", offset)
-        return start, len(self.text) if end < 0 else end
-
-    def _quantities_of_line(self, line_start: int) -> list[QuantityMatch]:
-        found = self._line_quantities.get(line_start)
-        if found is None:
-            _, end = self.line_bounds(line_start)
-            found = [QuantityMatch(m.start + line_start, m.end + line_start, m.text, m.quantity)
-                     for m in find_quantities(self.text[line_start:end])]
-            self._line_quantities[line_start] = found
-        return found
-
-    def quantities_in(self, start: int, end: int) -> list[QuantityMatch]:
-        """Quantities lying wholly inside [start, end) of the document."""
-        out: list[QuantityMatch] = []
-        pos = start
-        while pos < end:
-            ls, le = self.line_bounds(pos)
-            out.extend(m for m in self._quantities_of_line(ls) if m.start >= start and m.end <= end)
-            pos = le + 1
-        return out
-
-    def sentence_bounds(self, offset: int) -> tuple[int, int]:
-        """The sentence around an offset: within its line, between CJK terminators or a sentence-final '.'."""
-        ls, le = self.line_bounds(offset)
-        line = self.text[ls:le]
-        rel = offset - ls
-        start, end = 0, len(line)
-        for m in re.finditer(r"[。！？!?]|\.(?=\s|$)", line):
-            if m.end() <= rel:
-                start = m.end()
-            elif m.start() >= rel:
-                end = m.end()
-                break
-        return ls + start, ls + end
-
-    def head_lines(self, offset: int, limit: int = 12) -> str:
-        """The enumeration head above a list item line ("统筹基金的报销比例为：" above "（一）…85%"), if any."""
-        ls, _ = self.line_bounds(offset)
-        if not _LIST_ITEM.match(self.text[ls:ls + 8]):
-            return ""
-        pos = ls
-        for _ in range(limit):
-            if pos == 0:
-                return ""
-            ps, _ = self.line_bounds(pos - 1)
-            line = self.text[ps:pos - 1]
-            if line.rstrip().endswith(("：", ":")):
-                return line
-            if line.strip() and not _LIST_ITEM.match(line):
-                return ""
-            pos = ps
-        return ""
-
-    def all_quantities(self) -> set[Quantity]:
-        if self._all is None:
-            self._all = {m.quantity for m in self.quantities_in(0, len(self.text))}
-        return self._all
-
-
-_INDEXES: OrderedDict[str, DocumentIndex] = OrderedDict()
-
-
-def document_index(document: Document) -> DocumentIndex:
-    """The cached index of a document, keyed by its sha256 (a few recent documents are kept)."""
-    index = _INDEXES.get(document.sha256)
-    if index is None or index.text != document.text:
-        index = _INDEXES[document.sha256] = DocumentIndex(document)
-        while len(_INDEXES) > 8:
-            _INDEXES.popitem(last=False)
-    _INDEXES.move_to_end(document.sha256)
-    return index
-
-
-# ---- subjects: fuzzy mentions ---------------------------------------------------------------------------------
-_TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+")
-
-
-@lru_cache(maxsize=4096)
-def _units(text: str) -> tuple[str, ...]:
-    """Comparable units of a name: CJK characters and ASCII words (lower case, plural 's' dropped)."""
-    return tuple(t for t, _, _ in _tokens_with_pos(text))
-
-
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def _tokens_with_pos(text: str) -> list[tuple[str, int, int]]:
-    out = []
-    for m in _TOKEN.finditer(width_fold(text).lower()):
-        w = m.group()
-        if w in _STOP:
-            continue
-        out.append((_singular(w), m.start(), m.end()))
-    return out
-
-
-# everyday names a model may use for the document's own terms (data; extensible)
-SUBJECT_ALIASES = {"医院": "医疗机构", "卫生院": "医疗机构", "hospital": "medical facility", "hotel": "lodging"}
-
-
-@lru_cache(maxsize=4096)
-def _variants(subject: str) -> tuple[tuple[str, ...], ...]:
-    out = [_units(subject)]
-    low = subject.lower()
-    for alias, term in SUBJECT_ALIASES.items():
-        if alias in low:
-            out.append(_units(low.replace(alias, term)))
-    return tuple(u for u in out if u)
-
-
-def mentions(subject: str, text: str) -> list[tuple[int, int]]:
-    """Where a subject is named in text: its units in order within a short window (三级医疗机构 ~ 三级定点医疗机构)."""
-    variants = _variants(subject)
-    if not variants:
-        return []
-    toks = _tokens_with_pos(text)
-    found = []
-    for want in variants:
-        window = len(want) * 2 + 2
-        for i, (tok, s, _) in enumerate(toks):
-            if tok != want[0]:
-                continue
-            j, k = i + 1, 1
-            while k < len(want) and j < len(toks) and j - i < window:
-                if toks[j][0] == want[k]:
-                    k += 1
-                j += 1
-            if k == len(want):
-                found.append((s, toks[j - 1][2]))
-        if found:
-            break
-    return found
-
-
-@lru_cache(maxsize=4096)
-def same_entity(a: str, b: str) -> bool:
-    """Two subject strings name the same entity when one's units are an in-order subset of the other's."""
-    ua, ub = _units(a), _units(b)
-    if not ua or not ub:
-        return False
-    short, long_ = (ua, ub) if len(ua) <= len(ub) else (ub, ua)
-    it = iter(long_)
-    return all(u in it for u in short)
 
 
 # ---- facts and rules ------------------------------------------------------------------------------------------
@@ -428,10 +266,10 @@ def _label(text: str, quantities: list[QuantityMatch], base: int, predicate: str
     for q in sorted(quantities, key=lambda q: -q.start):
         if base <= q.start < base + len(text):
             text = text[:q.start - base] + " " + text[q.end - base:]
-    skip = set(_units(predicate)) | _FUNCTION_UNITS
-    if not [u for u in _units(text) if u not in skip]:
+    skip = set(name_units(predicate)) | _FUNCTION_UNITS
+    if not [u for u in name_units(text) if u not in skip]:
         return ""
-    return _LIST_ITEM.sub("", text).strip(" ，、,;；：:。")
+    return LIST_ITEM.sub("", text).strip(" ，、,;；：:。")
 
 
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
@@ -451,8 +289,8 @@ def _respectively(text: str, ss: int, m: QuantityMatch, same: list[QuantityMatch
     if len(parts) < len(same):
         return CheckResult("entity_binding", False, f"'respectively' with {len(same)} values but only "
                            f"{len(parts)} listed entities", ev)
-    want = set(_units(subject)) - _FUNCTION_UNITS
-    scores = [len(want & set(_units(p))) for p in parts]
+    want = set(name_units(subject)) - _FUNCTION_UNITS
+    scores = [len(want & set(name_units(p))) for p in parts]
     best = max(scores)
     if best and scores.count(best) == 1 and scores.index(best) == at:
         return CheckResult("entity_binding", True, f"'{subject}' is entity {at + 1} of the list that "

@@ -1,0 +1,86 @@
+"""Subject names: fuzzy mentions of an entity in text and whether two subject strings name the same entity."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .quantity import width_fold
+
+_STOP = {"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", "by", "with", "is", "are", "per"}
+
+# ---- subjects: fuzzy mentions ---------------------------------------------------------------------------------
+_TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+")
+
+
+@lru_cache(maxsize=4096)
+def units(text: str) -> tuple[str, ...]:
+    """Comparable units of a name: CJK characters and ASCII words (lower case, plural 's' dropped)."""
+    return tuple(t for t, _, _ in _tokens_with_pos(text))
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _tokens_with_pos(text: str) -> list[tuple[str, int, int]]:
+    out = []
+    for m in _TOKEN.finditer(width_fold(text).lower()):
+        w = m.group()
+        if w in _STOP:
+            continue
+        out.append((_singular(w), m.start(), m.end()))
+    return out
+
+
+# everyday names a model may use for the document's own terms (data; extensible)
+SUBJECT_ALIASES = {"医院": "医疗机构", "卫生院": "医疗机构", "hospital": "medical facility", "hotel": "lodging"}
+
+
+@lru_cache(maxsize=4096)
+def _variants(subject: str) -> tuple[tuple[str, ...], ...]:
+    out = [units(subject)]
+    low = subject.lower()
+    for alias, term in SUBJECT_ALIASES.items():
+        if alias in low:
+            out.append(units(low.replace(alias, term)))
+    return tuple(u for u in out if u)
+
+
+def mentions(subject: str, text: str) -> list[tuple[int, int]]:
+    """Where a subject is named in text: its units in order within a short window (三级医疗机构 ~ 三级定点医疗机构)."""
+    variants = _variants(subject)
+    if not variants:
+        return []
+    toks = _tokens_with_pos(text)
+    found = []
+    for want in variants:
+        window = len(want) * 2 + 2
+        for i, (tok, s, _) in enumerate(toks):
+            if tok != want[0]:
+                continue
+            j, k = i + 1, 1
+            while k < len(want) and j < len(toks) and j - i < window:
+                if toks[j][0] == want[k]:
+                    k += 1
+                j += 1
+            if k == len(want):
+                found.append((s, toks[j - 1][2]))
+        if found:
+            break
+    return found
+
+
+@lru_cache(maxsize=4096)
+def same_entity(a: str, b: str) -> bool:
+    """Two subject strings name the same entity when one's units are an in-order subset of the other's."""
+    ua, ub = units(a), units(b)
+    if not ua or not ub:
+        return False
+    short, long_ = (ua, ub) if len(ua) <= len(ub) else (ub, ua)
+    it = iter(long_)
+    return all(u in it for u in short)
