@@ -1,0 +1,429 @@
+"""The terminal UI driven through App.run_test() and a Pilot: fake engine for the flows, the real model once."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import time
+from types import SimpleNamespace
+
+import pytest
+from fakes import FakeEngine, FakeGauge, label_for, reply_for
+
+from aegis_tui.errors import ModelError
+from aegis_tui.gauge import GaugeSample
+from aegis_tui.pipeline import PipelineConfig
+from aegis_tui.samples import sample_path
+from aegis_tui.tui import AegisApp
+from aegis_tui.tui.document_view import DocumentView, wrap_ranges
+from aegis_tui.tui.monitor import gauge_text
+from aegis_tui.tui.questions import QuestionInput, QuestionsList
+from aegis_tui.tui.report_pane import ReportPane
+
+REFERENCE_Q = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
+SIZE = (160, 48)
+
+
+def make_app(tmp_path, delay_s: float = 0.0, factory=None, **kwargs) -> AegisApp:
+    engines: list[FakeEngine] = []
+
+    def fake_factory():
+        engines.append(FakeEngine(delay_s=delay_s))
+        return engines[-1]
+
+    app = AegisApp(engine_factory=factory or fake_factory, gauge=FakeGauge(), export_dir=tmp_path,
+                   poll_interval=0.2, **kwargs)
+    app.fake_engines = engines
+    return app
+
+
+async def settle(pilot, app: AegisApp) -> None:
+    """Wait until the engine is idle and two more polls have reached the screen (stable monitors)."""
+    await wait_for(pilot, lambda: app.engine is not None and app.engine.stats().busy_slots == 0)
+    seen = app.polls
+    await wait_for(pilot, lambda: app.polls >= seen + 2)
+    await pilot.pause()
+
+
+async def wait_for(pilot, predicate, timeout: float = 20.0) -> None:
+    """Let the app run until predicate() holds (workers post messages in the background)."""
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.05)
+
+
+async def ask(pilot, app: AegisApp, question: str) -> int | None:
+    box = app.query_one(QuestionInput)
+    box.focus()
+    box.value = question
+    await pilot.press("enter")
+    return max(app.runs, default=None)
+
+
+def sync(fn):
+    """Run an async test body with asyncio.run (no async pytest plugin is installed)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        return asyncio.run(fn(*args, **kwargs))
+
+    return wrapper
+
+
+def notes(app: AegisApp) -> list[str]:
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+# ---- the fake engine itself -----------------------------------------------------------------------------
+@pytest.mark.parametrize("clause, value, subject, predicate", [
+    # an enumeration item under a carried head: subject is the item, predicate the head's word
+    ("起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；", "300元", "一级及以下定点医疗机构", "起付线"),
+    # a clause with its own predicate: the most specific known word wins
+    ("统筹基金年度最高支付限额为20万元。", "20万元", "统筹基金年度最高支付限额", "最高支付限额"),
+    # English clause
+    ("Lodging is capped at $250 per night.", "$250", "Lodging is capped at", "cap"),
+])
+def test_fake_labels(clause, value, subject, predicate):
+    assert label_for(clause, value) == {"subject": subject, "predicate": predicate}
+
+
+def test_fake_reply_kinds():
+    label = reply_for("…问题：x\n条款：二级定点医疗机构600元；\n数值：600元\n答案：", grammar="root ::= x")
+    assert json.loads(label)["subject"] == "二级定点医疗机构"
+    assert "起付线" in reply_for("【文件】…\n问题：x\n答案：", grammar=None)
+
+
+@pytest.mark.parametrize("line, width, rows", [
+    # CJK: two cells a character, cut at the width
+    ("一二三四五六", 6, ["一二三", "四五六"]),
+    # a number is not split when the row can break before it
+    ("二级机构600元", 8, ["二级机构", "600元"]),
+    # English breaks after a space; a space at the edge hangs so the next row starts with a word
+    ("lodging is capped", 10, ["lodging is ", "capped"]),
+    ("lodging is capped", 9, ["lodging ", "is capped"]),
+    # a word longer than the row is cut
+    ("x" * 12, 5, ["xxxxx", "xxxxx", "xx"]),
+    # an empty line is one empty row
+    ("", 4, [""]),
+])
+def test_wrap_ranges(line, width, rows):
+    ranges = wrap_ranges(line, width)
+    assert [line[a:b] for a, b in ranges] == rows
+    assert "".join(rows) == line  # every character in exactly one row
+
+
+H200 = GaugeSample("gpu", "GPU 0: NVIDIA H200", 0, 150754820096, None, 0.0, 37.0, 78.694, 35.0)  # a real reading
+RAM = GaugeSample("ram", "RAM (no GPU gauge: NVML library not found)", 2 * 2**30, 16 * 2**30, 900 * 2**20, 50.0,
+                  None, None, 1.0)
+
+
+@pytest.mark.parametrize("sample, expected", [
+    # an idle H200 as NVML reported it: this process is not listed, so its memory is n/a
+    (H200, ["VRAM · GPU 0: NVIDIA H200", "0 MiB/140.40 GiB 0%", "process n/a", "temp 37 °C", "power 79 W"]),
+    # no GPU: the RAM gauge says so in its label, and the process figure is its RSS
+    (RAM, ["RAM (no GPU gauge: NVML library not found)", "2.00 GiB/16.00 GiB 12%", "process 900 MiB RSS",
+           "CPU 50%", "temp n/a"]),
+    # no reading yet
+    (None, ["waiting for the first reading"]),
+])
+def test_gauge_text(sample, expected):
+    text = gauge_text(sample, [sample] * 3 if sample else [], None).plain
+    for part in expected:
+        assert part in text
+
+
+# ---- flows ------------------------------------------------------------------------------------------
+@sync
+async def test_opens_sample_and_answers(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None and app.pipeline is not None)
+        assert app.document.path.endswith("policy_zh.txt")
+        assert app.query_one(DocumentView).virtual_size.height > 40
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        run = app.runs[qid]
+        assert run.summary_state() == "DONE"
+        assert "300元" in run.answer.answer
+        report = app.query_one(ReportPane)
+        assert report.rows and report.rows[0].verdict == "pass"
+        assert any(r.verdict == "dropped" for r in report.rows)
+        # the first row is selected: the document highlights its quote and value
+        view = app.query_one(DocumentView)
+        assert {k for _, _, k in view.spans} >= {"quote", "value"}
+        first = report.rows[0]
+        start, end, _ = next(s for s in first.spans if s[2] == "value")
+        assert app.document.text[start:end] == first.value
+        # moving the cursor in the report selects another fact and moves the highlight
+        report.query_one("#facts").focus()
+        await pilot.press("down")
+        await pilot.pause()
+        assert view.spans == sorted(report.rows[1].spans)
+        assert app.query_one(QuestionInput).history == [REFERENCE_Q]
+
+
+@sync
+async def test_question_waits_for_model(tmp_path):
+    import threading
+
+    gate = threading.Event()
+
+    def slow_factory():
+        gate.wait(10)
+        return FakeEngine()
+
+    app = make_app(tmp_path, factory=slow_factory)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None)
+        qid = await ask(pilot, app, REFERENCE_Q)
+        assert app.runs[qid].summary_state() == "WAITING"
+        assert app.query_one("#model-progress").display
+        gate.set()
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        assert app.runs[qid].summary_state() == "DONE"
+        assert not app.query_one("#model-progress").display
+        app.engine.close()
+
+
+@sync
+async def test_several_questions_in_flight_and_cancel(tmp_path):
+    app = make_app(tmp_path, delay_s=1.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        q1 = await ask(pilot, app, REFERENCE_Q)
+        q2 = await ask(pilot, app, "年度封顶线是多少？")
+        await wait_for(pilot, lambda: app.runs[q2].summary_state() == "EXTRACT")
+        assert not app.runs[q1].finished
+        await wait_for(pilot, lambda: app.engine.stats().busy_slots > 0)
+        await pilot.press("escape")  # cancels the current question (q2)
+        await wait_for(pilot, lambda: app.runs[q2].finished, timeout=10)
+        assert app.runs[q2].summary_state() == "CANCELLED"
+        await wait_for(pilot, lambda: app.runs[q1].finished, timeout=60)
+        assert app.runs[q1].summary_state() == "DONE"
+        table = app.query_one(QuestionsList)
+        assert table.row_count == 2
+        # switching questions shows each one's report
+        app.query_one(QuestionsList).focus()
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        assert app.current == q1
+        assert app.query_one(ReportPane).rows
+
+
+@sync
+async def test_export_and_copy(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any("No answered question" in n for n in notes(app))
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(app.exports) == 2)
+        data = json.loads((tmp_path / "aegis-report-1.json").read_text(encoding="utf-8"))
+        assert data["state"] == "done" and data["question"] == REFERENCE_Q
+        assert data["facts"] and data["facts"][0]["checks"][0]["evidence"]["line"] > 0
+        md = (tmp_path / "aegis-report-1.md").read_text(encoding="utf-8")
+        assert "| subject |" in md and "300元" in md
+        await pilot.press("ctrl+s")  # a second export does not overwrite the first
+        await wait_for(pilot, lambda: (tmp_path / "aegis-report-2.md").exists())
+        await pilot.press("ctrl+y")
+        assert app._clipboard == app.runs[qid].answer.answer
+
+
+@sync
+async def test_baseline_beside_two_stage(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        await pilot.press("ctrl+b")
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        run = app.runs[qid]
+        assert run.modes == ["two-stage", "baseline"]
+        assert run.answers["baseline"].answer.startswith("根据文件")
+        assert app.query_one("#answer-baseline").display
+        base_text = str(app.query_one("#answer-baseline").render())
+        assert "Baseline" in base_text
+
+
+@sync
+async def test_open_file_and_bad_file(tmp_path):
+    bad = tmp_path / "binary.txt"
+    bad.write_bytes(b"\x00\x01\x02" * 100)
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None)
+        for path, ok in ((str(bad), False), (str(tmp_path / "missing.txt"), False),
+                         (str(sample_path("policy_en")), True)):
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            box = app.screen.query_one("#path-input")
+            box.value = path
+            await pilot.press("enter")
+            if ok:
+                await wait_for(pilot, lambda: app.document.path == path)
+            else:
+                await wait_for(pilot, lambda: any(path in n for n in notes(app)))
+        assert app.document.language == "en"
+        assert any("binary" in n for n in notes(app))
+
+
+@sync
+async def test_questions_keep_their_document(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        zh = app.document
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        await pilot.press("ctrl+p")
+        await pilot.press(*"English sample")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.document.language == "en")
+        assert app.current is None and not app.query_one(ReportPane).rows
+        app.query_one(QuestionsList).focus()
+        await pilot.press("enter")  # choosing the zh question shows its report over its own document
+        await pilot.pause()
+        assert app.current == qid and app.document is zh
+        assert app.query_one(ReportPane).rows
+
+
+@sync
+async def test_engine_failure_is_a_notification(tmp_path):
+    def broken():
+        raise ModelError("broken.gguf: not a GGUF file (bad magic b'oops')")
+
+    app = make_app(tmp_path, factory=broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.model_error is not None)
+        assert any("not a GGUF" in n for n in notes(app))
+        await ask(pilot, app, REFERENCE_Q)
+        assert any("No model" in n for n in notes(app))
+        assert app.is_running
+
+
+@sync
+async def test_submit_failure_is_a_notification(tmp_path):
+    from aegis_tui.errors import EngineError
+
+    app = make_app(tmp_path, factory=lambda: FakeEngine(fail_submit=EngineError("the engine is gone")))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        assert app.runs[qid].summary_state() == "FAILED"
+        assert any("the engine is gone" in n for n in notes(app))
+        app.engine.close()
+
+
+@sync
+async def test_palette_and_ledger(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None)
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        text = str(app.screen.query_one("#ledger-text").render())
+        assert "Memory ledger" in text and "KV cache" in text
+        await pilot.press("escape")
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"baseline")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.baseline_mode)
+
+
+@sync
+async def test_gauge_poll_never_overlaps(tmp_path):
+    class SlowGauge(FakeGauge):
+        def __init__(self):
+            super().__init__()
+            self.active = self.max_active = self.calls = 0
+
+        def latest(self):
+            self.active += 1
+            self.calls += 1
+            self.max_active = max(self.max_active, self.active)
+            time.sleep(0.15)  # slower than the poll interval
+            self.active -= 1
+            return self.sample
+
+    gauge = SlowGauge()
+    app = AegisApp(engine_factory=FakeEngine, gauge=gauge, poll_interval=0.01)
+    async with app.run_test(size=SIZE) as pilot:
+        await asyncio.sleep(1.0)
+        await pilot.pause()
+    assert gauge.started and gauge.stopped
+    assert gauge.calls >= 3 and gauge.max_active == 1
+
+
+# ---- snapshot -----------------------------------------------------------------------------------------
+@pytest.fixture
+def frozen(monkeypatch):
+    """Freeze the clocks the pipeline and the UI show (load time, TTFT, E2E, elapsed) so snapshots are stable."""
+    import aegis_tui.pipeline
+    import aegis_tui.tui.app
+    import aegis_tui.tui.runs
+
+    clock = SimpleNamespace(perf_counter=lambda: 100.0, monotonic=lambda: 100.0)
+    for module in (aegis_tui.pipeline, aegis_tui.tui.app, aegis_tui.tui.runs):
+        monkeypatch.setattr(module, "time", clock)
+    return clock
+
+
+def test_layout_snapshot(snap_compare, tmp_path, frozen):
+    app = make_app(tmp_path)
+
+    async def ready(pilot):
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        app.query_one(QuestionInput).cursor_blink = False  # a blinking cursor would make the snapshot flaky
+        await settle(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=ready)
+
+
+def test_answered_snapshot(snap_compare, tmp_path, frozen):
+    """The layout with an answered question: report, evidence, highlighted document."""
+    app = make_app(tmp_path, factory=lambda: FakeEngine(clock=frozen.perf_counter))
+
+    async def answered(pilot):
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        app.query_one("#facts").focus()
+        await pilot.press("down", "down")  # the third fact: 一级及以下定点医疗机构 · 起付线 · 300元
+        await settle(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=answered)
+
+
+# ---- the real model --------------------------------------------------------------------------------------
+@pytest.mark.model
+@sync
+async def test_reference_question_with_real_model(embedded_model, tmp_path):
+    from aegis_tui.commands.tui import engine_factory
+
+    app = AegisApp(engine_factory=engine_factory(embedded_model, 4, 4096), gauge=FakeGauge(),
+                   pipeline_config=PipelineConfig(strategy="fan-out"), export_dir=tmp_path, poll_interval=0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.document is not None)
+        qid = await ask(pilot, app, REFERENCE_Q)  # asked while the model may still be loading
+        await wait_for(pilot, lambda: app.runs[qid].finished, timeout=400)
+        run = app.runs[qid]
+        assert run.summary_state() in ("DONE", "FALLBACK")
+        assert run.answer.timings["e2e_s"] > 0
+        if run.summary_state() == "DONE":
+            assert app.query_one(ReportPane).rows[0].verdict == "pass"
+            # every number in the verified answer is in the document
+            for fv in run.answer.report.facts:
+                assert fv.passed and fv.fact.object_value in app.document.text.replace(" ", "")
+        assert app.ledger is not None and app.ledger.total_bytes > 0
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(app.exports) == 2)
