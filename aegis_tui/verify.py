@@ -381,6 +381,27 @@ def plausibility(ctx: FactContext) -> CheckResult:
     return CheckResult("plausibility", True, "plausible")
 
 
+_CHANGE_BEFORE = re.compile(r"(?:提高|降低|增加|减少|上调|下调|上浮|下浮)(?:了)?$|"
+                            r"(?:increased|reduced|raised|lowered|decreased|cut)\s+(?:by\s+)?$", re.IGNORECASE)
+
+
+@DEFAULT_RULES.register("value_role")
+def value_role(ctx: FactContext) -> CheckResult:
+    """A value the document gives as a change ("提高1000元", "reduced by 10%") is not the level itself."""
+    if not ctx.numeric or not ctx.value_matches:
+        return CheckResult("value_role", True, "not applicable")
+    if any(w in ctx.fact.predicate.lower() for w in CHANGE_WORDS):
+        return CheckResult("value_role", True, "the predicate names a change")
+    text = ctx.document.text
+    levels = [m for m in ctx.value_matches if not _CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start])]
+    if levels:
+        return CheckResult("value_role", True, "the value is stated as a level")
+    m = ctx.value_matches[0]
+    word = _CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start]).group(0).strip()
+    return CheckResult("value_role", False, f"the document gives {m.text} as a change ('{word}'), not as "
+                       f"'{ctx.fact.predicate}' itself", _where(ctx.document, m.start, m.end))
+
+
 @lru_cache(maxsize=4096)
 def _folded_lower(text: str) -> str:
     return fold(text).lower()

@@ -20,6 +20,9 @@ from aegis_tui.verify import (
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
 
 
+RAISE = "连续参保满4年的，此后每增加1年连续参保，大病保险最高支付限额相应提高1000元。"
+
+
 def _fact(subject, predicate, value, quote, fact_type="numeric"):
     return {"subject": subject, "predicate": predicate, "object_value": value, "source_text": quote,
             "fact_type": fact_type}
@@ -139,6 +142,13 @@ RULES = [
                         "Employees who submit false claims must repay 100% of the amount claimed"), "plausibility",
      True, "exactly 100% is allowed"),
     ("policy_zh", _fact("老年人", "年龄", "600周岁", "年满60周岁的参保老年人"), "plausibility", False, "age"),
+    ("policy_zh", _fact("大病保险", "最高支付限额", "1000元", RAISE), "value_role", False,
+     "提高1000元 is a change, not the limit"),
+    ("policy_zh", _fact("大病保险", "最高支付限额提高", "1000元", RAISE), "value_role", True,
+     "a change predicate may take the change"),
+    ("policy_zh", _fact("统筹基金", "年度最高支付限额", "20万元", Q20W), "value_role", True, "a level stays a level"),
+    ("policy_zh", _fact("转诊备案到市外", "报销比例", "10个百分点", "报销比例在上述标准基础上降低10个百分点"),
+     "value_role", False, "降低10个百分点 is not the rate"),
 ]
 
 
