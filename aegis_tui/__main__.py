@@ -31,13 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    commands = set(parser._subparsers._group_actions[0].choices)  # noqa: SLF001
+    # `aegis` alone, or `aegis DOC`, opens the terminal UI
+    if "tui" in commands and (not argv or (argv[0] not in commands and not argv[0].startswith("-"))):
+        argv = ["tui", *argv]
     args = parser.parse_args(argv)
     if args.command is None:
-        if "tui" in parser._subparsers._group_actions[0].choices:  # noqa: SLF001 - bare `aegis` opens the UI
-            args = parser.parse_args(["tui", *(argv or sys.argv[1:])])
-        else:
-            parser.print_help()
-            return 2
+        parser.print_help()
+        return 2
     try:
         return int(args.func(args) or 0)
     except BudgetError as exc:
