@@ -1,0 +1,229 @@
+"""Grammar constraints per slot: llguidance matchers (fast path) or llama.cpp's GBNF sampler (fallback)."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import GrammarError
+from . import native
+
+_tok_lock = threading.Lock()
+_tokenizers: dict[str, object] = {}  # model path -> llguidance LLTokenizer (building one takes ~2 s)
+
+
+def llg_tokenizer(model_path: str, vocab, eog_tokens: list[int]):
+    """The llguidance tokenizer for a model, built once per process and model file."""
+    with _tok_lock:
+        tok = _tokenizers.get(model_path)
+        if tok is None:
+            native.llama()
+            from llguidance.llamacpp import lltokenizer_from_vocab
+
+            with warnings.catch_warnings():  # it calls a deprecated llama_cpp alias once per token
+                warnings.simplefilter("ignore", DeprecationWarning)
+                tok = lltokenizer_from_vocab(vocab, eos_token=eog_tokens or None)
+            _tokenizers[model_path] = tok
+        return tok
+
+
+@dataclass
+class CompiledGrammar:
+    """A grammar ready to start matchers from: an llguidance template matcher, or GBNF text for llama.cpp."""
+
+    kind: str  # "llg" or "gbnf"
+    text: str
+    template: object | None = None  # LLMatcher in its initial state (deep-copied per request)
+    llg_error: str = ""
+
+
+class GrammarCompiler:
+    """Compiles GBNF once per text (LRU) and hands out fresh per-request matchers."""
+
+    def __init__(self, model_path: str, vocab, eog_tokens: list[int], max_cached: int = 16) -> None:
+        self._model_path = model_path
+        self._vocab = vocab
+        self._eog = eog_tokens
+        self._cache: OrderedDict[str, CompiledGrammar] = OrderedDict()
+        self._lock = threading.Lock()
+        self._max = max_cached
+        self.force_fallback = False  # tests and benchmarks can pin the llama.cpp GBNF path
+
+    def tokenizer(self):
+        return llg_tokenizer(self._model_path, self._vocab, self._eog)
+
+    def compile(self, text: str) -> CompiledGrammar:
+        key = ("F:" if self.force_fallback else "L:") + text
+        with self._lock:
+            hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
+                return hit
+        compiled = self._compile(text)
+        with self._lock:
+            self._cache[key] = compiled
+            while len(self._cache) > self._max:
+                self._cache.popitem(last=False)
+        return compiled
+
+    def _compile(self, text: str) -> CompiledGrammar:
+        llg_error = "disabled"
+        if not self.force_fallback:
+            import llguidance
+
+            try:
+                grammar = llguidance.grammar_from("gbnf", text)
+                matcher = llguidance.LLMatcher(self.tokenizer(), grammar, log_level=0)
+                if matcher.is_error():
+                    llg_error = matcher.get_error()
+                else:
+                    _warm_up(matcher)
+                    return CompiledGrammar("llg", text, matcher)
+            except (ValueError, RuntimeError, TypeError) as exc:
+                llg_error = str(exc)
+        sampler, gbnf_error = _init_gbnf_sampler(self._vocab, text)
+        if sampler is None:
+            raise GrammarError(
+                "grammar rejected by both grammar engines: "
+                f"llguidance: {_first_line(llg_error)}; llama.cpp: {_first_line(gbnf_error)}"
+            )
+        native.llama().llama_sampler_free(sampler)
+        return CompiledGrammar("gbnf", text, None, llg_error)
+
+    def matcher(self, compiled: CompiledGrammar):
+        """A fresh matcher for one request."""
+        if compiled.kind == "llg":
+            return LlgMatcher(compiled.template.deep_copy())
+        sampler, err = _init_gbnf_sampler(self._vocab, compiled.text)
+        if sampler is None:
+            raise GrammarError(f"llama.cpp rejected the grammar: {_first_line(err)}")
+        return GbnfMatcher(sampler)
+
+
+def _warm_up(template) -> None:
+    """Compute a first mask on a copy: llguidance builds lexer states lazily, and copies share them."""
+    probe = template.deep_copy()
+    probe.compute_bitmask()
+    for tok in probe.compute_ff_tokens()[:32]:
+        probe.consume_token(tok)
+        probe.compute_bitmask()
+
+
+def _first_line(text: str) -> str:
+    text = (text or "").strip()
+    return text.splitlines()[0][:300] if text else "unknown error"
+
+
+def _init_gbnf_sampler(vocab, text: str):
+    ll = native.llama()
+    log = native.log_capture()
+    mark = log.mark()
+    sampler = ll.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
+    if not sampler:
+        errs = log.errors_since(mark) or log.since(mark)
+        return None, "; ".join(e.strip() for e in errs[-3:]) or "parse error"
+    return sampler, ""
+
+
+class LlgMatcher:
+    """llguidance matcher for one request; masks are filled for all slots together by the scheduler."""
+
+    kind = "llg"
+
+    def __init__(self, matcher) -> None:
+        self.m = matcher
+
+    def consume(self, tokens: list[int]) -> bool:
+        return self.m.consume_tokens(tokens) if len(tokens) > 1 else self.m.consume_token(tokens[0])
+
+    def ff_tokens(self) -> list[int]:
+        return self.m.compute_ff_tokens()
+
+    def is_stopped(self) -> bool:
+        return self.m.is_stopped()
+
+    def is_error(self) -> bool:
+        return self.m.is_error()
+
+    def error(self) -> str:
+        return self.m.get_error()
+
+    def close(self) -> None:
+        self.m = None
+
+
+_TD = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
+
+
+class GbnfMatcher:
+    """llama.cpp's grammar sampler with common_sampler's rejection-first trick.
+
+    The token chosen without constraint is checked alone (one grammar step over one candidate); only
+    when the grammar rejects it is the grammar applied to the whole vocabulary and the choice redone.
+    """
+
+    kind = "gbnf"
+
+    def __init__(self, sampler) -> None:
+        self._ll = native.llama()
+        self._smpl = sampler
+        self._one = np.zeros(1, dtype=_TD)
+        self._one_arr = self._array(self._one)
+        self._full: np.ndarray | None = None
+        self._full_arr = None
+
+    def _array(self, data: np.ndarray):
+        arr = self._ll.llama_token_data_array()
+        arr.data = data.ctypes.data_as(self._ll.llama_token_data_p)
+        arr.size = len(data)
+        arr.selected = -1
+        arr.sorted = False
+        return arr
+
+    def allows(self, token: int) -> bool:
+        self._one[0] = (token, 0.0, 0.0)
+        self._one_arr.size = 1
+        self._one_arr.selected = -1
+        self._ll.llama_sampler_apply(self._smpl, ctypes.byref(self._one_arr))
+        return bool(np.isfinite(self._one["logit"][0]))
+
+    def mask_logits(self, logits: np.ndarray) -> np.ndarray:
+        """Logits with every token the grammar rejects set to -inf (a copy)."""
+        n = len(logits)
+        if self._full is None or len(self._full) != n:
+            self._full = np.zeros(n, dtype=_TD)
+            self._full["id"] = np.arange(n, dtype=np.int32)
+            self._full_arr = self._array(self._full)
+        self._full["logit"] = logits
+        self._full_arr.size = n
+        self._full_arr.selected = -1
+        self._full_arr.sorted = False
+        self._ll.llama_sampler_apply(self._smpl, ctypes.byref(self._full_arr))
+        return self._full["logit"].copy()
+
+    def consume(self, tokens: list[int]) -> bool:
+        for t in tokens:
+            self._ll.llama_sampler_accept(self._smpl, int(t))
+        return True
+
+    def ff_tokens(self) -> list[int]:
+        return []
+
+    def is_stopped(self) -> bool:
+        return False
+
+    def is_error(self) -> bool:
+        return False
+
+    def error(self) -> str:
+        return ""
+
+    def close(self) -> None:
+        if self._smpl:
+            self._ll.llama_sampler_free(self._smpl)
+            self._smpl = None

@@ -1,0 +1,134 @@
+"""What callers hold: a request handle that streams pieces, its completion and stats, engine-wide stats."""
+
+from __future__ import annotations
+
+import itertools
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+FINISH_REASONS = ("eog", "length", "grammar", "stop", "cancelled", "closed", "error")
+_ids = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A chunk of generated text with the time it was produced (time.perf_counter) and its token count."""
+
+    text: str
+    t: float
+    n_tokens: int
+
+
+@dataclass
+class RequestStats:
+    """Per-request timings (seconds) and token counts."""
+
+    queue_s: float = 0.0
+    ttft_s: float | None = None
+    e2e_s: float = 0.0
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    generated_tokens: int = 0
+    itl_s: list[float] = field(default_factory=list)
+    forced_tokens: int = 0
+
+
+@dataclass
+class Completion:
+    """The final result of a request."""
+
+    text: str
+    finish_reason: str
+    error: str | None
+    tokens: list[int]
+    stats: RequestStats
+
+
+@dataclass(frozen=True)
+class SlotState:
+    """One slot as seen from outside."""
+
+    id: int
+    busy: bool
+    request_id: int | None
+    generated: int
+    prompt_tokens: int
+
+
+@dataclass(frozen=True)
+class EngineStats:
+    """Engine-wide state: slots, queue, KV cells and recent aggregate generation speed."""
+
+    n_slots: int
+    busy_slots: int
+    queue_len: int
+    kv_used: int
+    kv_total: int
+    tokens_per_s: float
+    slots: list[SlotState]
+    prefix_cache_entries: int
+
+
+_END = object()
+
+
+class RequestHandle:
+    """A submitted request: iterate it for Pieces, or wait for result(); cancel() ends it early."""
+
+    def __init__(self, on_piece: Callable[[Piece], None] | None = None, cancel_fn=None) -> None:
+        self.id = next(_ids)
+        self._on_piece = on_piece
+        self._cancel_fn = cancel_fn
+        self._pieces: queue.SimpleQueue = queue.SimpleQueue()
+        self._done = threading.Event()
+        self._completion: Completion | None = None
+        self._cancel_requested = False
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def cancel_requested(self) -> bool:
+        return self._cancel_requested
+
+    def cancel(self) -> None:
+        """Ask the engine to stop this request; its slot and KV cells are freed at the next step."""
+        if self.done or self._cancel_requested:
+            return
+        self._cancel_requested = True
+        if self._cancel_fn is not None:
+            self._cancel_fn(self)
+
+    def __iter__(self) -> Iterator[Piece]:
+        while True:
+            item = self._pieces.get()
+            if item is _END:
+                self._pieces.put(_END)  # a second iteration ends at once instead of blocking
+                return
+            yield item
+
+    def result(self, timeout: float | None = None) -> Completion:
+        if not self._done.wait(timeout):
+            raise TimeoutError(f"request {self.id} did not finish within {timeout} s")
+        assert self._completion is not None
+        return self._completion
+
+    # -- called by the scheduler thread --------------------------------------------------------------
+
+    def _emit(self, piece: Piece) -> None:
+        self._pieces.put(piece)
+        if self._on_piece is not None:
+            try:
+                self._on_piece(piece)
+            except Exception:  # a caller's callback must not kill the scheduler
+                pass
+
+    def _finish(self, completion: Completion) -> None:
+        if self._done.is_set():
+            return
+        self._completion = completion
+        self._pieces.put(_END)
+        self._done.set()

@@ -1,0 +1,464 @@
+"""The thread that owns the llama.cpp context: admission, one llama_decode per step for all slots, sampling."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from ..errors import EngineError
+from .batch import Batch, MemOps
+from .handle import Completion, Piece, RequestStats
+from .prefix_cache import KvLedger, PrefixCache, common_prefix
+from .sampling import Sampler, allowed_ids, bit_allowed
+from .slots import Request, Slot, TextStream
+
+SHARE_MIN_TOKENS = 16  # wait for an in-flight prefill only when it saves more than this many tokens
+
+
+class Scheduler:
+    """Runs requests on n_parallel slots of one context; every public method is safe from any thread."""
+
+    def __init__(self, core) -> None:
+        self.core = core
+        cfg = core.config
+        self.cfg = cfg
+        self.ll = core.ll
+        self.slots = [Slot(i) for i in range(cfg.n_parallel)]
+        self.waiting: deque[Request] = deque()
+        self.cv = threading.Condition()
+        self.cancels: list = []
+        self.calls: deque = deque()
+        self.closing = False
+        self.batch = Batch(self.ll, core.n_batch)
+        self.mem = MemOps(self.ll, core.mem)
+        self.ledger = KvLedger()
+        spare = list(range(cfg.n_parallel, cfg.n_seq_max))
+        self.cache = PrefixCache(spare, cfg.cache_tokens, self.ledger, self.mem, core.n_swa, core.swa_full)
+        self.n_vocab = core.n_vocab
+        self.mask = np.zeros((cfg.n_parallel, (self.n_vocab + 31) // 32), np.int32)
+        self._llg_exec = None
+        self._mask_pool = None
+        self.tok_log: deque[tuple[float, int]] = deque()
+        self.kv_used = 0
+        self.prefill_limit = core.n_batch
+        self.steps = 0
+        self.fatal: str | None = None
+        self._step_tokens = 0
+        self.thread = threading.Thread(target=self._run, name="aegis-engine", daemon=True)
+        self.thread.start()
+
+    # -- caller side ---------------------------------------------------------------------------------
+
+    def enqueue(self, req: Request) -> None:
+        with self.cv:
+            if self.closing:
+                req.handle._finish(self._completion_for_unstarted(req, "closed", "engine closed"))
+                return
+            self.waiting.append(req)
+            self.cv.notify()
+
+    def cancel(self, handle) -> None:
+        with self.cv:
+            for req in self.waiting:
+                if req.handle is handle:
+                    self.waiting.remove(req)
+                    handle._finish(self._completion_for_unstarted(req, "cancelled", None))
+                    return
+            self.cancels.append(handle)
+            self.cv.notify()
+
+    def call(self, fn, timeout: float | None = 30.0):
+        """Run fn() on the scheduler thread between steps and return its result."""
+        box: dict = {}
+        done = threading.Event()
+        with self.cv:
+            if self.closing or not self.thread.is_alive():
+                raise EngineError("engine closed")
+            self.calls.append((fn, box, done))
+            self.cv.notify()
+        if not done.wait(timeout):
+            raise TimeoutError("engine did not answer")
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def close(self, timeout: float | None = None, join: bool = True) -> None:
+        with self.cv:
+            self.closing = True
+            self.cv.notify_all()
+        if not join:
+            return
+        self.thread.join(timeout)
+        if self._mask_pool is not None:
+            self._mask_pool.shutdown(wait=True)
+
+    def queue_len(self) -> int:
+        return len(self.waiting)
+
+    # -- scheduler thread ----------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        reason, error = "closed", "engine closed"
+        try:
+            while True:
+                with self.cv:
+                    while not (self.closing or self.waiting or self.cancels or self.calls
+                               or any(s.busy for s in self.slots)):
+                        self.cv.wait()
+                    if self.closing:
+                        break
+                    calls, self.calls = list(self.calls), deque()
+                    cancels, self.cancels = self.cancels, []
+                for fn, box, done in calls:
+                    try:
+                        box["value"] = fn()
+                    except Exception as exc:  # handed back to the caller
+                        box["error"] = exc
+                    done.set()
+                for h in cancels:
+                    for s in self.slots:
+                        if s.req is not None and s.req.handle is h:
+                            self._finish(s, "cancelled")
+                self._admit()
+                self._resolve_waits()
+                if any(s.busy for s in self.slots):
+                    self._step()
+        except Exception as exc:  # a bug or a fatal llama.cpp error: end every request, never hang
+            reason, error = "error", f"engine failure: {exc!r}"
+            self.fatal = error
+        finally:
+            with self.cv:
+                self.closing = True
+                waiting, self.waiting = list(self.waiting), deque()
+                calls, self.calls = list(self.calls), deque()
+            for fn, box, done in calls:
+                box["error"] = RuntimeError("engine closed")
+                done.set()
+            for s in self.slots:
+                if s.busy:
+                    self._finish(s, reason, error)
+            for req in waiting:
+                req.handle._finish(self._completion_for_unstarted(req, reason, error))
+
+    def _completion_for_unstarted(self, req: Request, reason: str, error: str | None) -> Completion:
+        now = time.perf_counter()
+        stats = RequestStats(queue_s=now - req.t_submit, e2e_s=now - req.t_submit, prompt_tokens=len(req.prompt))
+        return Completion("", reason, error, [], stats)
+
+    def _admit(self) -> None:
+        for slot in self.slots:
+            if slot.busy:
+                continue
+            with self.cv:
+                if not self.waiting:
+                    return
+                req = self.waiting.popleft()
+            if req.handle.cancel_requested:
+                req.handle._finish(self._completion_for_unstarted(req, "cancelled", None))
+                continue
+            self._start(slot, req)
+
+    def _start(self, slot: Slot, req: Request) -> None:
+        slot.reset()
+        slot.req = req
+        slot.t_admit = time.perf_counter()
+        slot.sampler = Sampler(req.sampling)
+        slot.stream = TextStream(req.stop)
+        if req.grammar is not None:
+            try:
+                slot.matcher = self.core.compiler.matcher(req.grammar)
+            except Exception as exc:
+                self._finish(slot, "error", str(exc))
+                return
+        self.mem.seq_rm(slot.id)
+        entry, n = self.cache.lookup(req.prompt) if self.cache.enabled else (None, 0)
+        src, m = self._inflight_match(slot, req.prompt)
+        if src is not None and m > n + SHARE_MIN_TOKENS:
+            # Another slot is prefilling the same document right now: wait for it instead of repeating it.
+            slot.wait_src, slot.wait_req, slot.wait_n = src, src.req, m
+            return
+        self._place(slot, entry, n)
+
+    def _place(self, slot: Slot, entry, n: int) -> None:
+        if entry is not None and n > 0:
+            self.cache.use(entry, slot.id, n)
+            slot.node = self.ledger.new(entry.node, n)
+        else:
+            n = 0
+            slot.node = self.ledger.new(None, 0)
+        slot.n_past = slot.prompt_pos = slot.cached = n
+
+    def _inflight_match(self, slot: Slot, prompt: np.ndarray):
+        best, best_n = None, 0
+        for s in self.slots:
+            if s is slot or not s.prefilling:
+                continue
+            n = min(common_prefix(s.req.prompt, prompt), len(prompt) - 1)
+            if n > best_n:
+                best, best_n = s, n
+        return best, best_n
+
+    def _resolve_waits(self) -> None:
+        """Slots waiting on another slot's prefill take its cells once it has decoded the shared part."""
+        for s in self.slots:
+            src = s.wait_src
+            if src is None:
+                continue
+            if src.req is not s.wait_req:  # the source ended early: fall back to the cache or a cold start
+                s.wait_src = s.wait_req = None
+                entry, n = self.cache.lookup(s.req.prompt) if self.cache.enabled else (None, 0)
+                self._place(s, entry, n)
+            elif src.prompt_pos >= s.wait_n:
+                n = s.wait_n
+                self.mem.seq_cp(src.id, s.id, 0, n)
+                s.node = self.ledger.new(src.node, n)
+                s.n_past = s.prompt_pos = s.cached = n
+                s.wait_src = s.wait_req = None
+
+    # -- one step: build the batch, decode, sample -------------------------------------------------------
+
+    def _plan(self) -> list[tuple[Slot, list[int] | np.ndarray, bool]]:
+        """(slot, tokens, wants_logits) for this step: decode tokens first, then prompt chunks."""
+        room = self.batch.n
+        items = []
+        for s in self.slots:
+            if s.busy and not s.prefilling and s.pending and room > 0:
+                take = s.pending[:room]
+                items.append((s, take, len(take) == len(s.pending)))
+                room -= len(take)
+        for s in self.slots:
+            if s.busy and s.prefilling and room > 0:
+                end = s.prompt_pos + min(room, self.prefill_limit)
+                # stop exactly where a waiting slot's shared prefix ends, so it can copy those cells next
+                splits = [w.wait_n for w in self.slots if w.wait_src is s and w.wait_n > s.prompt_pos]
+                end = min([end, *splits])
+                chunk = s.req.prompt[s.prompt_pos:end]
+                if len(chunk) == 0:
+                    continue
+                items.append((s, chunk, s.prompt_pos + len(chunk) == len(s.req.prompt)))
+                room -= len(chunk)
+        return items
+
+    def _fill(self, items) -> list[int]:
+        b = self.batch
+        i = 0
+        rows = []
+        for s, toks, want in items:
+            n = len(toks)
+            b.token[i:i + n] = toks
+            b.pos[i:i + n] = np.arange(s.n_past, s.n_past + n, dtype=np.int32)
+            b.seq[i:i + n] = s.id
+            b.logits[i:i + n] = 0
+            if want:
+                b.logits[i + n - 1] = 1
+            rows.append(i + n - 1 if want else -1)
+            i += n
+        b.b.n_tokens = i
+        return rows
+
+    def _start_masks(self, items):
+        jobs = [(s.matcher.m, s.id) for s, _, want in items
+                if want and s.matcher is not None and s.matcher.kind == "llg"]
+        if not jobs:
+            return None
+        if self._llg_exec is None:
+            import llguidance
+
+            self._llg_exec = llguidance.LLExecutor(num_threads=max(1, min(len(self.slots), 4)))
+            self._mask_pool = ThreadPoolExecutor(1, thread_name_prefix="aegis-mask")
+        from llguidance.numpy import fill_next_token_bitmask_par
+
+        # Overlaps llama_decode: both release the GIL, and the matchers already hold every token up to now.
+        return self._mask_pool.submit(fill_next_token_bitmask_par, self._llg_exec, jobs, self.mask)
+
+    def _step(self) -> None:
+        items = self._plan()
+        if not items:
+            return
+        masks = self._start_masks(items)
+        while True:
+            rows = self._fill(items)
+            rc = self.ll.llama_decode(self.core.ctx, self.batch.b)
+            if rc == 0:
+                break
+            if rc == 1 and self._relieve_kv(items):
+                items = [it for it in items if it[0].busy]
+                items = self._replan(items)
+                if items:
+                    continue
+                if masks is not None:
+                    masks.result()
+                return
+            if masks is not None:
+                masks.result()
+            for s in {it[0] for it in items}:
+                if s.busy:
+                    self._finish(s, "error", f"llama_decode failed (code {rc})")
+            return
+        self.steps += 1
+        if self.prefill_limit < self.batch.n:
+            self.prefill_limit = min(self.batch.n, self.prefill_limit * 2)
+        now = time.perf_counter()
+        masks_ready = False
+        self._step_tokens = 0
+        for s, toks, _ in items:
+            if not s.busy:
+                continue
+            n = len(toks)
+            was_prefill = s.prefilling
+            s.n_past += n
+            s.node.length = s.n_past
+            if was_prefill:
+                s.prompt_pos += n
+                if not s.prefilling:
+                    self.cache.insert(s.req.prompt, s.id, s.node)
+            else:
+                s.pending = s.pending[n:]
+        self.kv_used = self.ledger.cells()  # before any piece goes out, so stats() agrees with what callers saw
+        for (s, _, _), row in zip(items, rows):
+            if row < 0 or not s.busy:
+                continue
+            if s.matcher is not None and s.matcher.kind == "llg" and not masks_ready:
+                masks.result()
+                masks_ready = True
+            self._sample(s, row, now)
+        if masks is not None and not masks_ready:
+            masks.result()
+        self._account(now, self._step_tokens)
+
+    def _replan(self, items):
+        """After freeing KV cells, shrink prompt chunks so the retry asks for fewer cells."""
+        out = []
+        for s, toks, want in items:
+            if s.prefilling and len(toks) > 1:
+                half = toks[: max(1, len(toks) // 2)]
+                out.append((s, half, s.prompt_pos + len(half) == len(s.req.prompt)))
+            else:
+                out.append((s, toks, want))
+        return out
+
+    def _relieve_kv(self, items) -> bool:
+        """"No KV slot": drop a cached prefix, else halve prompt chunks, else fail the newest request."""
+        if self.cache.evict_lru():
+            return True
+        if any(s.prefilling and len(t) > 1 for s, t, _ in items):
+            self.prefill_limit = max(1, min(self.prefill_limit, max(len(t) for _, t, _ in items)) // 2)
+            return True
+        victim = max((it[0] for it in items if it[0].busy), key=lambda s: s.t_admit, default=None)
+        if victim is None:
+            return False
+        self._finish(victim, "error", "KV cache full")
+        return True
+
+    def _sample(self, s: Slot, row: int, now: float) -> None:
+        ptr = self.ll.llama_get_logits_ith(self.core.ctx, row)
+        logits = np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
+        m = s.matcher
+        greedy = s.sampler.rng is None
+        if m is None:
+            tok = s.sampler.choose(logits)
+        elif m.kind == "llg":
+            mrow = self.mask[s.id]
+            tok = int(np.argmax(logits)) if greedy else -1
+            if tok < 0 or not bit_allowed(mrow, tok):
+                tok = s.sampler.choose(logits, allowed_ids(mrow, self.n_vocab))
+        else:
+            tok = s.sampler.choose(logits)
+            if not m.allows(tok):
+                masked = m.mask_logits(logits)
+                tok = s.sampler.choose(logits, np.flatnonzero(np.isfinite(masked)))
+        if tok < 0:
+            self._finish(s, "error", "the grammar allows no token here")
+            return
+        self._accept(s, tok, now)
+
+    def _accept(self, s: Slot, tok: int, now: float) -> None:
+        if s.t_first is None:
+            s.t_first = now
+        if self.core.is_eog(tok):
+            self._finish(s, "eog")
+            return
+        m = s.matcher
+        if m is not None and not m.consume([tok]):
+            self._finish(s, "error", f"grammar matcher error: {m.error()}")
+            return
+        new = [tok]
+        req = s.req
+        if m is not None and self.cfg.jump_forward and not m.is_stopped():
+            room = min(req.max_tokens - s.generated - 1, self.cfg.n_ctx_per_slot - s.n_past - 2)
+            ff = m.ff_tokens()[:max(0, room)]
+            if ff and m.consume(ff):
+                new.extend(ff)
+                s.forced += len(ff)
+        s.out.extend(new)
+        s.generated += len(new)
+        self._step_tokens += len(new)
+        s.unsent_tokens += len(new)
+        text = s.stream.feed(self.core.token_bytes(new))
+        if text:
+            self._emit(s, text, now)
+        if s.stream.stopped:
+            self._finish(s, "stop")
+        elif m is not None and m.is_stopped():
+            self._finish(s, "grammar")
+        elif s.generated >= req.max_tokens or s.n_past + len(new) >= self.cfg.n_ctx_per_slot:
+            self._finish(s, "length")
+        else:
+            s.pending = new
+
+    def _emit(self, s: Slot, text: str, now: float) -> None:
+        if s.t_last_piece is not None:
+            s.itl.append(now - s.t_last_piece)
+        s.t_last_piece = now
+        s.req.handle._emit(Piece(text, now, s.unsent_tokens))
+        s.unsent_tokens = 0
+
+    def _finish(self, s: Slot, reason: str, error: str | None = None) -> None:
+        req = s.req
+        if req is None:
+            return
+        now = time.perf_counter()
+        if s.stream is not None and reason not in ("stop",):
+            tail = s.stream.flush()
+            if tail:
+                self._emit(s, tail, now)
+        self.mem.seq_rm(s.id)
+        if s.node is not None:
+            self.ledger.kill(s.node)
+        if s.matcher is not None:
+            s.matcher.close()
+        stats = RequestStats(
+            queue_s=s.t_admit - req.t_submit,
+            ttft_s=(s.t_first - req.t_submit) if s.t_first is not None else None,
+            e2e_s=now - req.t_submit,
+            prompt_tokens=len(req.prompt),
+            cached_tokens=s.cached,
+            generated_tokens=s.generated,
+            itl_s=s.itl,
+            forced_tokens=s.forced,
+        )
+        text = s.stream.text if s.stream is not None else ""
+        completion = Completion(text, reason, error, list(s.out), stats)
+        s.reset()
+        self.cache.enforce_budget()
+        self.kv_used = self.ledger.cells()
+        req.handle._finish(completion)
+
+    def _account(self, now: float, n: int) -> None:
+        self.tok_log.append((now, n))
+        while self.tok_log and now - self.tok_log[0][0] > 5.0:
+            self.tok_log.popleft()
+        self.kv_used = self.ledger.cells()
+
+    def tokens_per_s(self, window: float = 5.0) -> float:
+        """Generated tokens per second over the last `window` seconds (0 when idle)."""
+        now = time.perf_counter()
+        log = [(t, n) for t, n in list(self.tok_log) if now - t <= window]
+        if not log:
+            return 0.0
+        span = max(now - log[0][0], 1e-3)
+        return sum(n for _, n in log) / span
