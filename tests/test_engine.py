@@ -54,9 +54,10 @@ def test_config_rejects(kwargs, message):
 
 
 @pytest.mark.parametrize("kwargs, swa, expected", [
-    (dict(), 512, dict(n_ctx=4 * 2048 + 2048, n_seq_max=8, swa_full=True)),  # SWA model + cache: full SWA
+    (dict(), 512, dict(n_ctx=4 * 4096 + 4096, n_seq_max=8, swa_full=True)),  # SWA model + cache: full SWA
     (dict(), 0, dict(swa_full=False)),  # no sliding window: nothing to keep
-    (dict(spare_prefix_seqs=0), 512, dict(n_ctx=4 * 2048, n_seq_max=4, swa_full=False)),  # cache off
+    (dict(spare_prefix_seqs=0), 512, dict(n_ctx=4 * 4096, n_seq_max=4, swa_full=False)),  # cache off
+    (dict(n_parallel=2, spare_prefix_seqs=1), 0, dict(n_outputs_max=3)),  # one logits row per sequence
     (dict(swa_full=False), 512, dict(swa_full=False)),  # explicit choice wins
     (dict(kv_type="q4_0"), 0, dict(type_v="q4_0", flash_attn="on")),  # quantised V turns FA on
     (dict(n_batch=64, n_ubatch=512), 0, dict(n_batch=64, n_ubatch=64)),  # ubatch never exceeds batch
@@ -356,3 +357,19 @@ def test_quantised_kv_cache_and_silent_llama_log(embedded_model, kv_type, capfd)
     out, err = capfd.readouterr()
     assert out == "" and err == ""  # llama.cpp's log went to the capture buffer, not over the UI
     assert any("KV buffer size" in line for line in native.log_capture().since(mark))
+
+
+@pytest.mark.model
+def test_engine_refuses_config_predicted_not_to_fit(embedded_model):
+    # 64 slots × 131,072 tokens of KV cannot fit this machine's memory: refused before llama.cpp allocates it
+    from aegis_tui.engine import Engine
+    from aegis_tui.errors import BudgetError
+
+    with pytest.raises(BudgetError, match="largest that fit"):
+        Engine(EngineConfig(model_path=embedded_model, n_parallel=64, n_ctx_per_slot=131072))
+
+
+def test_cli_refuses_config_predicted_not_to_fit(cli):
+    proc = cli("ask", "sample:en", "What is the lodging cap?", "--parallel", "64", "--ctx", "131072", "--no-audit")
+    assert proc.returncode == 1
+    assert "largest that fit" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

@@ -36,7 +36,7 @@ class EngineConfig:
 
     model_path: str
     n_parallel: int = 4
-    n_ctx_per_slot: int = 2048
+    n_ctx_per_slot: int = 4096  # a ~3000-character Chinese document is ~2,100 Gemma tokens
     n_batch: int = 512
     n_ubatch: int = 512
     kv_type: str = "f16"
@@ -124,4 +124,7 @@ class EngineConfig:
             "flash_attn": self.resolved_flash_attn(),
             "n_batch": n_batch,
             "n_ubatch": min(self.n_ubatch, n_batch),
+            # logits rows: the scheduler asks for at most one per sequence in a batch; the default (n_batch)
+            # would reserve n_batch × n_vocab floats (512 MiB for a 262k vocabulary)
+            "n_outputs_max": self.n_seq_max,
         }

@@ -39,6 +39,7 @@ class Engine:
         gpu = ll.llama_supports_gpu_offload()
         mp.n_gpu_layers = (999 if gpu else 0) if config.n_gpu_layers is None else config.n_gpu_layers
         self.n_gpu_layers = mp.n_gpu_layers
+        self.ledger = self._preflight(gpu)  # BudgetError before anything is allocated
         self.model = ll.llama_model_load_from_file(config.model_path.encode(), mp)
         if not self.model:
             raise ModelError(f"{config.model_path}: llama.cpp could not load the model: {self._log_error(mark)}")
@@ -60,6 +61,7 @@ class Engine:
         cp.type_k = KV_TYPES[self.settings["type_k"]]
         cp.type_v = KV_TYPES[self.settings["type_v"]]
         cp.flash_attn_type = FLASH_ATTN[self.settings["flash_attn"]]
+        cp.n_outputs_max = self.settings["n_outputs_max"]
         cp.no_perf = True
         self.ctx = ll.llama_init_from_model(self.model, cp)
         if not self.ctx:
@@ -76,6 +78,23 @@ class Engine:
         self.compiler = GrammarCompiler(config.model_path, self.vocab, self.eog_tokens)
         self._eog_cache: dict[int, bool] = {}
         self._sched = Scheduler(self)
+
+    def _preflight(self, gpu: bool):
+        """Predict memory with the ledger and refuse a config that will not fit (with what would)."""
+        import psutil
+
+        from ..gauge import gpu_memory_total
+        from ..ledger import check_fits, ledger_config_from_settings
+
+        cfg = self.config
+        settings = cfg.llama_context_settings(self.model_info.sliding_window)
+        on_gpu = gpu and self.n_gpu_layers > 0
+        budget = gpu_memory_total()[0] if on_gpu else None
+        if budget is None:
+            on_gpu, budget = False, psutil.virtual_memory().total
+        lcfg = ledger_config_from_settings({**settings, "n_parallel": cfg.n_parallel, "gpu": on_gpu,
+                                            "n_gpu_layers": self.n_gpu_layers if on_gpu else 0})
+        return check_fits(self.model_info, lcfg, budget)
 
     # -- model facts ---------------------------------------------------------------------------------
 
