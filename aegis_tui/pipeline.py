@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from .document import Document, Span
 from .errors import AegisError
 from .prompts import facts_prompt, label_grammar, label_prompt, prose_prompt, render
-from .relevance import Candidate, asked_predicates, enumerate_candidates, predicate_asked
+from .relevance import Candidate, asked_predicates, enumerate_candidates, focus, predicate_asked
 from .schema import MAX_FACTS, AtomicFact, ExtractionPayload, FactType
 
 MODES = ("two-stage", "baseline")
@@ -253,6 +253,8 @@ class Pipeline:
                                  for fv in report.rejected]
                 kept = [fv.fact for fv in report.verified]
                 report = verifier.verify(ExtractionPayload(atomic_facts=kept)) if kept else None
+        if report is not None:
+            report = self._focus(verifier, report, ans)
         ans.report = report
         job.check()
         job.enter(State.REALIZE, f"{ans.verified_count} verified fact(s)")
@@ -271,6 +273,17 @@ class Pipeline:
         ans.timings.update(verify_ms=round(verify_ms, 3), realize_ms=round(realize_ms, 3),
                            e2e_s=round(job.now(), 4))
         self._audit(doc, ans)
+
+    def _focus(self, verifier, report, ans: Answer):
+        """Keep only the entities a question singles out ("在三级医院…"); the others are skipped, not failed."""
+        keep = focus([fv.fact.subject for fv in report.verified], ans.question)
+        if keep is None:
+            return report
+        kept = [fv.fact for fv in report.verified if fv.fact.subject in keep]
+        ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject, "predicate": fv.fact.predicate,
+                         "reason": "not the entity the question asks about"}
+                        for fv in report.verified if fv.fact.subject not in keep]
+        return verifier.verify(ExtractionPayload(atomic_facts=kept))
 
     def _submit(self, job: _Job, prompt: str, grammar: str | None, max_tokens: int, stop=None):
         from .engine.config import Sampling
@@ -323,11 +336,12 @@ class Pipeline:
             except (ValidationError, KeyError, AttributeError) as exc:
                 bad[i] = {"prev": c.text[-80:], "rule": "schema", "detail": str(exc).splitlines()[0]}
                 continue
-            # The question's own predicate words decide relevance when it names any (code is deterministic);
-            # otherwise the model's judgement does. Either way it is a decision, not a failure: no retry.
+            # A predicate that names what the question asks for is relevant (code decides); a clause that names
+            # it under another label is re-asked; anything else is the model's call (documents say "up to"
+            # where questions say "cap"). Irrelevance is a decision, not a failure: no retry.
             asked = predicate_asked(fact.predicate, job.answer.question)
-            relevant = asked if asked is not None else bool(obj.get("relevant", True))
             named = [w for w in asked_predicates(job.answer.question) if w in cands[i].context.lower()]
+            relevant = True if asked else bool(obj.get("relevant", True))
             if asked is False and named:
                 # The clause is about something the question asks for, but the label missed it: repair.
                 bad[i] = {"prev": _compact_fact(fact), "rule": "predicate_relevance", "fact": fact,

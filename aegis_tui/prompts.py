@@ -126,6 +126,14 @@ def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:
 
 
 _SEP = re.compile(r"[，、,；;：:。]")
+_ENTITY_AFTER = re.compile(r"\s*(?:for|in|at|on|to|of)\s", re.IGNORECASE)
+_FUNCTION_WORDS = {"and", "or", "the", "a", "an", "per", "each", "of", "in", "for", "at", "on", "to", "is", "are"}
+
+
+def _content(text: str) -> bool:
+    """Whether text has a content word (any CJK, or an English word that is not a function word)."""
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text) or any(
+        w.lower() not in _FUNCTION_WORDS for w in re.findall(r"[A-Za-z][A-Za-z\-]*", text))
 
 
 def _last_pieces(text: str, n: int) -> str:
@@ -147,7 +155,12 @@ def label_grammar(cand: Candidate) -> str:
     own = _last_pieces(cand.before, 1)
     near_before = own if len(own.strip()) >= 8 else _last_pieces(cand.before, 2)
     near_after = _SEP.split(cand.after, maxsplit=1)[0]
-    for name, text in (("subj-a", near_before), ("subj-b", near_after)):
+    pieces = [("subj-a", near_before), ("subj-b", near_after)]
+    if _ENTITY_AFTER.match(near_after) and _content(near_after):
+        pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
+    elif not _content(near_after):
+        pieces = pieces[:1]
+    for name, text in pieces:
         text = text.strip("，、,；;。.：: （）()")
         if any(ch.isalnum() for ch in text):
             rules += substring_rule(name, text)

@@ -22,14 +22,16 @@ SYNONYMS: dict[str, list[str]] = {
     "报销比例": ["支付比例", "报销"],
     "报多少": ["报销比例"],
     "医院": ["医疗机构"],
-    "cap": ["capped", "limit", "maximum"],
-    "limit": ["cap", "capped", "maximum"],
+    "cap": ["capped", "limit", "maximum", "up to", "limited to"],
+    "limit": ["cap", "capped", "maximum", "up to"],
     "hotel": ["lodging"],
     "lodging": ["hotel", "accommodation"],
     "reimbursed": ["reimbursement", "rate"],
     "mileage": ["mile", "miles"],
     "meals": ["meal", "per diem"],
     "deadline": ["within", "days"],
+    "how soon": ["within", "days", "deadline"],
+    "how long": ["within", "days"],
 }
 _STOP_EN = {
     "the", "a", "an", "of", "in", "is", "are", "what", "how", "much", "many", "for", "to", "and", "or", "do",
@@ -127,7 +129,7 @@ class Candidate:
 PREDICATE_WORDS = [
     "起付线", "起付标准", "报销比例", "支付比例", "比例", "限额", "封顶", "最高支付限额", "标准", "额度", "补助",
     "期限", "天数", "年龄", "cap", "capped", "limit", "rate", "percent", "allowance", "maximum", "within", "days",
-    "per", "mile", "deadline", "reimbursed", "reimbursement", "threshold", "deductible",
+    "per", "mile", "deadline", "reimbursed", "reimbursement", "threshold", "deductible", "up to", "limited to",
 ]
 PREDICATE_BOOST = 3.0
 
@@ -217,7 +219,17 @@ def predicate_asked(predicate: str, question: str) -> bool | None:
     if not asked:
         return None
     p = predicate.lower()
-    return any(w in p or (len(p) >= 2 and p in w) for w in asked)
+    stems = {_stem(t) for t in _WORD.findall(p)}
+    return any(w in p or (len(p) >= 2 and p in w) or (w.isascii() and _stem(w) in stems) for w in asked)
+
+
+def _stem(word: str) -> str:
+    """A light English stem so reimbursed ~ reimbursement ~ reimburses."""
+    w = word.lower()
+    for suf in ("ement", "ment", "ing", "ed", "es", "s"):
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
 
 
 def _score(texts: list[str], question: str) -> list[float]:
@@ -230,3 +242,24 @@ def _score(texts: list[str], question: str) -> list[float]:
         return base
     boost = bm.scores(" ".join(asked))
     return [b + (PREDICATE_BOOST - 1) * x for b, x in zip(base, boost)]
+
+
+def focus(subjects: list[str], question: str) -> set[str] | None:
+    """The subjects a question singles out ("在三级医院…" → the 三级 subjects), or None when it names none.
+
+    Each subject is reduced to the units that set it apart from the other subjects (三 for 三级定点医疗机构
+    beside 一级/二级…); a subject is in focus when all its distinguishing units occur in the question. When
+    no subject, or every subject, is in focus, the question singles nothing out.
+    """
+    from .entities import units
+
+    uniq = list(dict.fromkeys(subjects))
+    if len(uniq) < 2:
+        return None
+    sets = {s: set(units(s)) - _STOP_ZH for s in uniq}
+    common = set.intersection(*sets.values())
+    q = set(units(question))
+    hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q}
+    if not hits or len(hits) == len(uniq):
+        return None
+    return hits

@@ -1,0 +1,58 @@
+"""Question relevance: candidate enumeration over the samples, predicate matching and question focus."""
+
+import pytest
+
+from aegis_tui.document import Document
+from aegis_tui.relevance import BM25, enumerate_candidates, focus, predicate_asked
+from aegis_tui.samples import load_gold, load_questions, sample_path
+
+
+@pytest.mark.parametrize("sample", ["policy_zh", "policy_en"])
+def test_candidates_cover_every_gold_value_of_every_question(sample):
+    doc = Document.load(sample_path(sample))
+    gold = load_gold(sample).atomic_facts
+    for q in load_questions()[sample]:
+        values = {c.value for c in enumerate_candidates(doc, q["question"])}
+        for i in q["gold"]:
+            assert gold[i].object_value in values, (q["question"], gold[i])
+
+
+def test_candidates_carry_enumeration_heads_and_stay_verbatim():
+    doc = Document.load(sample_path("policy_zh"))
+    cands = enumerate_candidates(doc, "请问统筹基金的报销比例是多少？")
+    item = next(c for c in cands if c.value == "70%")
+    assert item.head.startswith("第九条") and item.head.endswith("：")  # head on its own line, carried down
+    assert item.context.startswith(item.head) and "二级定点医疗机构" in item.context
+    for c in cands:
+        assert doc.find(c.quote) is not None and c.value in c.quote
+
+
+def test_bm25_normalises_length():
+    short = "起付线为300元。"
+    long_ = "起付线为300元。" + "其他无关的规定内容很多很多。" * 20
+    s = BM25([short, long_, "报销比例为85%。"]).scores("起付线")
+    assert s[0] > s[1] > s[2] == 0
+
+
+@pytest.mark.parametrize("predicate, question, expected", [
+    ("起付线标准", "起付线是多少？", True),  # the asked word itself
+    ("年度最高支付限额", "年度封顶线是多少？", True),  # via the synonym table 封顶线 ≈ 最高支付限额
+    ("个人缴费标准", "报销比例是多少？", False),  # a different predicate
+    ("reimbursed", "What is the mileage reimbursement rate?", True),  # English stem
+    ("reimbursed up to", "What are the lodging caps?", True),  # cap ≈ up to
+    ("anything", "Who wrote this?", None),  # the question names no predicate: the model decides
+])
+def test_predicate_asked(predicate, question, expected):
+    assert predicate_asked(predicate, question) is expected
+
+
+@pytest.mark.parametrize("subjects, question, expected", [
+    (["一级及以下定点医疗机构", "二级定点医疗机构", "三级定点医疗机构住院的"], "在三级医院住院，起付线是多少？",
+     {"三级定点医疗机构住院的"}),  # one level singled out
+    (["一级及以下定点医疗机构", "二级定点医疗机构"], "不同级别医院的起付线分别是多少？", None),  # none singled out
+    (["standard cities", "high-cost cities", "parking"], "What are the caps in standard and high-cost cities?",
+     {"standard cities", "high-cost cities"}),
+    (["统筹基金"], "年度封顶线是多少？", None),  # a single subject is never filtered
+])
+def test_focus(subjects, question, expected):
+    assert focus(subjects, question) == expected
