@@ -18,7 +18,7 @@ LEAD = {"zh": "根据文件：", "en": "According to the document: "}
 # predicate family -> template of one clause ({p} predicate, {v} value)
 TEMPLATES = {
     "zh": {"default": "{p}为{v}", "change": "{p}{v}", "text": "{p}：{v}"},
-    "en": {"default": "the {p} is {v}", "change": "the {p} is {v}", "text": "{p}: {v}"},
+    "en": {"default": "the {p} is {v}", "change": "the {p} is {v}", "text": "{p}: {v}", "verbal": "{p} {v}"},
 }
 _CHANGE = re.compile(r"(降低|提高|增加|减少|不超过|上浮|下浮|reduced by|increased by|lowered by|raised by)$")
 # subjects that name nothing: a sentence built on them would lose its subject ("相关规定标准为85%")
@@ -30,10 +30,17 @@ _EN_STOP = {"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", 
 _BOUNDARY_ZH = set("，、；：。！？（）()《》“”在的为是按对由于和与或及")
 
 
-def _family(fv: FactVerdict) -> str:
+_VERBAL = re.compile(r"(?:\b(?:to|at|of|within|by|is|are|be|up)$)|^\w+ed\b", re.IGNORECASE)
+
+
+def _family(fv: FactVerdict, lang: str = "zh") -> str:
     if fv.fact.fact_type != FactType.NUMERIC:
         return "text"
-    return "change" if _CHANGE.search(fv.fact.predicate) else "default"
+    if _CHANGE.search(fv.fact.predicate):
+        return "change"
+    if lang == "en" and _VERBAL.search(fv.fact.predicate.strip()):
+        return "verbal"  # "reimbursed up to" + "$250 per night", not "the reimbursed up to is …"
+    return "default"
 
 
 def _allowed(facts: list[FactVerdict]) -> set[Quantity]:
@@ -124,10 +131,13 @@ class EntityAwareRealizer:
 
     @staticmethod
     def _sentence(subject: str, facts: list[FactVerdict], lang: str) -> str:
-        clauses = [TEMPLATES[lang][_family(fv)].format(p=fv.fact.predicate.strip(), v=fv.fact.object_value.strip())
-                   for fv in facts]
+        families = [_family(fv, lang) for fv in facts]
+        clauses = [TEMPLATES[lang][fam].format(p=fv.fact.predicate.strip(), v=fv.fact.object_value.strip())
+                   for fv, fam in zip(facts, families)]
         if lang == "zh":
             head = subject if subject.endswith("的") else subject + "的"
             return head + "，".join(clauses) + "。"
         body = clauses[0] if len(clauses) == 1 else ", ".join(clauses[:-1]) + " and " + clauses[-1]
+        if all(f == "verbal" for f in families):
+            return f"{subject[:1].upper()}{subject[1:]}: {body}."
         return f"For {subject}, {body}."
