@@ -320,7 +320,8 @@ class Pipeline:
         handles = []
         for i in pending:
             prompt = self._render(label_prompt(doc.text, job.answer.question, cands[i], lang, repair=failures.get(i)))
-            handles.append(self._submit(job, prompt, label_grammar(cands[i]), self.config.label_max_tokens))
+            grammar = label_grammar(cands[i], failures.get(i))  # a repair narrows the grammar to the failure
+            handles.append(self._submit(job, prompt, grammar, self.config.label_max_tokens))
         job.emit(State.EXTRACT.value, f"{len(handles)} fan-out request(s) in flight")
         new: dict[int, AtomicFact] = {}
         bad: dict[int, dict] = {}
@@ -345,10 +346,12 @@ class Pipeline:
             if asked is False and named:
                 # The clause is about something the question asks for, but the label missed it: repair.
                 bad[i] = {"prev": _compact_fact(fact), "rule": "predicate_relevance", "fact": fact,
-                          "detail": f"the clause is about {named[0]}; the predicate should name it"}
+                          "detail": f"the clause is about {named[0]}; the predicate should name it",
+                          "require_pred": next((w for w in named if w in cands[i].context), named[0])}
                 continue
             if fact.subject in fact.predicate or fact.predicate in fact.subject:
                 bad[i] = {"prev": _compact_fact(fact), "rule": "label", "fact": fact,
+                          "avoid_subject": max(fact.subject, fact.predicate, key=len),
                           "detail": "the subject repeats the predicate; the subject is who or what it applies to"}
                 continue
             if not relevant:

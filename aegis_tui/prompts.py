@@ -142,12 +142,12 @@ def _last_pieces(text: str, n: int) -> str:
     return text[cuts[-n]:] if len(cuts) >= n else text
 
 
-def label_grammar(cand: Candidate) -> str:
+def label_grammar(cand: Candidate, repair: dict | None = None) -> str:
     """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
 
     Relevance comes last so that even a small model that is biased towards "false" has labelled the value.
     """
-    from .grammar.grounded import substring_rule
+    from .grammar.grounded import containing_rule, substring_rule
 
     rules: list[tuple[str, str]] = []
     subj_alts = []
@@ -160,16 +160,24 @@ def label_grammar(cand: Candidate) -> str:
         pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
     elif not _content(near_after):
         pieces = pieces[:1]
+    avoid = (repair or {}).get("avoid_subject")
     for name, text in pieces:
-        text = text.strip("，、,；;。.：: （）()")
-        if any(ch.isalnum() for ch in text):
-            rules += substring_rule(name, text)
-            subj_alts.append(name)
+        # a repair of "the subject repeats the predicate" takes the predicate's words out of the subject's span
+        parts = [p for p in text.split(avoid)] if avoid and avoid in text else [text]
+        for k, part in enumerate(parts):
+            part = part.strip("，、,；;。.：: （）()的为")
+            if any(ch.isalnum() for ch in part):
+                rules += substring_rule(f"{name}-{k}", part)
+                subj_alts.append(f"{name}-{k}")
     head = cand.head if cand.head and cand.head not in cand.fragment else ""
     colon = max(cand.before.rfind("："), cand.before.rfind(":"))
     own_head = cand.before[: colon + 1] if colon >= 0 and not near_before.startswith(cand.before[: colon + 1]) else ""
     pred_text = (head + own_head + near_before).strip() or cand.context
-    rules += substring_rule("pred", pred_text)
+    need = (repair or {}).get("require_pred")
+    if need and need in pred_text:
+        rules += containing_rule("pred", pred_text, need)  # a repair: the predicate must name what is asked
+    else:
+        rules += substring_rule("pred", pred_text)
     if not subj_alts:
         rules += substring_rule("subj-c", cand.context)
         subj_alts.append("subj-c")

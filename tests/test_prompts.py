@@ -82,3 +82,17 @@ def test_english_entity_after_value(doc):
     acc.parse('{"subject": "high-cost cities", "predicate": "reimbursed up to", "relevant": true}')
     with pytest.raises(Exception):  # "standard cities" is the other value's entity
         acc.parse('{"subject": "standard cities", "predicate": "reimbursed up to", "relevant": true}')
+
+
+def test_repair_grammar_targets_the_failure(doc, cands):
+    c = next(c for c in cands if c.value == "20万元")
+    # predicate_relevance: the predicate must now contain the asked word
+    acc = lark_acceptor(label_grammar(c, {"require_pred": "最高支付限额"}))
+    acc.parse('{"subject": "统筹基金", "predicate": "年度最高支付限额", "relevant": true}')
+    with pytest.raises(Exception):
+        acc.parse('{"subject": "统筹基金", "predicate": "年度", "relevant": true}')
+    # label: the subject may no longer repeat the predicate's words
+    acc = lark_acceptor(label_grammar(c, {"avoid_subject": "年度最高支付限额"}))
+    acc.parse('{"subject": "统筹基金", "predicate": "年度最高支付限额", "relevant": true}')
+    with pytest.raises(Exception):
+        acc.parse('{"subject": "年度最高支付限额", "predicate": "年度最高支付限额", "relevant": true}')

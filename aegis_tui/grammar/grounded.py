@@ -140,3 +140,56 @@ def substring_rule(name: str, text: str) -> list[tuple[str, str]]:
         nxt = f" {name}-{j + 1}?" if j + 1 < len(chars) else ""
         rules.append((f"{name}-{j}", f"{literal(c)}{nxt}"))
     return rules
+
+
+def _chars(text: str) -> list[str]:
+    import json
+
+    from .gbnf import literal
+
+    return [literal(json.dumps(c, ensure_ascii=False)[1:-1]) for c in text]
+
+
+def prefix_rule(name: str, text: str) -> list[tuple[str, str]]:
+    """Rules matching (the JSON encoding of) any non-empty prefix of text; `name` is the entry rule."""
+    cs = _chars(text)
+    rules = [(name, f"{name}-0")]
+    for j, c in enumerate(cs):
+        rules.append((f"{name}-{j}", c + (f" {name}-{j + 1}?" if j + 1 < len(cs) else "")))
+    return rules
+
+
+def suffix_rule(name: str, text: str) -> list[tuple[str, str]]:
+    """Rules matching any non-empty suffix of text; `name` picks where it starts."""
+    cs = _chars(text)
+    rules = [(name, " | ".join(f"{name}-{j}" for j in range(len(cs))))]
+    for j, c in enumerate(cs):
+        rules.append((f"{name}-{j}", c + (f" {name}-{j + 1}" if j + 1 < len(cs) else "")))
+    return rules
+
+
+def containing_rule(name: str, text: str, word: str) -> list[tuple[str, str]]:
+    """Rules matching the JSON string of any substring of text that contains word (its first occurrence)."""
+    pos = text.find(word)
+    if pos < 0:
+        raise ValueError(f"{word!r} does not occur in {text!r}")
+    before, after = text[:pos], text[pos + len(word):]
+    body = ['"\\""']
+    rules: list[tuple[str, str]] = []
+    if before:
+        rules += suffix_rule(f"{name}-pre", before)
+        body.append(f"{name}-pre?")
+    body.append(_chars_join(word))
+    if after:
+        rules += prefix_rule(f"{name}-post", after)
+        body.append(f"{name}-post?")
+    body.append('"\\""')
+    return [(name, " ".join(body))] + rules
+
+
+def _chars_join(word: str) -> str:
+    import json
+
+    from .gbnf import literal
+
+    return literal(json.dumps(word, ensure_ascii=False)[1:-1])
