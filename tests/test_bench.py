@@ -1,0 +1,216 @@
+"""Benchmarks: statistics and argument helpers, the OpenAI-compatible peer client, bad input, and real runs."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from aegis_tui.bench import common
+from aegis_tui.bench.ab import engine_seconds
+from aegis_tui.errors import InputError
+
+LADDER_KEYS = {"concurrency", "completed", "total", "avg_ttft_s", "max_ttft_s", "p50_ttft_s", "p99_ttft_s", "tpot_s",
+               "throughput_tok_s", "wall_s", "avg_queue_s"}
+AB_KEYS = {"avg_ttft_s", "avg_e2e_s", "wall_s", "verify_ms", "realize_ms", "overhead_share", "facts_verified",
+           "unsupported_numbers"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1,2,4,8", [1, 2, 4, 8]),      # the default ladder
+    (" 4 , 1 ", [4, 1]),            # spaces and order kept
+    ("2,2,4", [2, 4]),              # duplicates dropped
+    ("64", [64]),                   # the limit itself is allowed
+])
+def test_parse_concurrency(text, expected):
+    assert common.parse_concurrency(text) == expected
+
+
+@pytest.mark.parametrize("text, message", [
+    ("1,65", "outside 1..64"),      # above the sane limit
+    ("0", "outside 1..64"),         # zero requests
+    ("1,x", "not an integer"),      # junk
+    (",", "at least one"),          # nothing
+])
+def test_parse_concurrency_rejects(text, message):
+    with pytest.raises(InputError, match=message):
+        common.parse_concurrency(text)
+
+
+@pytest.mark.parametrize("values, p, expected", [
+    ([3.0], 99, 3.0),                       # one value is every percentile
+    ([1.0, 2.0, 3.0, 4.0], 50, 2.5),        # even count: interpolated median
+    ([4.0, 1.0, 3.0, 2.0], 100, 4.0),       # unsorted input, max
+    ([1.0, 2.0, 3.0, 4.0], 99, 3.97),       # numpy's linear interpolation
+    ([None, 2.0], 50, 2.0),                 # missing TTFTs are ignored
+    ([], 50, None),                         # nothing measured
+])
+def test_percentile(values, p, expected):
+    got = common.percentile(values, p)
+    assert got == pytest.approx(expected) if expected is not None else got is None
+
+
+@pytest.mark.parametrize("throughputs, slots, expected", [
+    ([(1, 10), (2, 20), (4, 40)], 4, ["baseline", "linear", "linear"]),            # doubles with C
+    ([(1, 10), (2, 15), (4, 16)], 4, ["baseline", "sublinear", "saturated"]),      # flattening
+    ([(4, 40), (8, 39)], 4, ["baseline", "saturated (queued: C > slots)"]),       # more requests than slots
+])
+def test_phases(throughputs, slots, expected):
+    rows = [{"concurrency": c, "throughput_tok_s": t} for c, t in throughputs]
+    assert common.phases(rows, slots) == expected
+
+
+class _Done:
+    def __init__(self, e2e):
+        self.stats = type("S", (), {"e2e_s": e2e})()
+
+
+class _Handle:
+    def __init__(self, e2e):
+        self._c = _Done(e2e)
+
+    def result(self):
+        return self._c
+
+
+@pytest.mark.parametrize("spans, expected", [
+    ([(0.0, 1.0)], 1.0),                            # one request
+    ([(0.0, 1.0), (0.5, 1.0)], 1.5),                # overlapping: the union
+    ([(0.0, 1.0), (2.0, 0.5)], 1.5),                # a gap (Python work between attempts) is not engine time
+    ([], 0.0),                                      # no request at all
+])
+def test_engine_seconds_is_the_union(spans, expected):
+    assert engine_seconds([(t, _Handle(e), 0.0) for t, e in spans]) == pytest.approx(expected)
+
+
+def test_bench_questions_are_distinct():
+    qs = common.bench_questions("policy_zh", 12)
+    assert len(qs) == 12 and len(set(qs)) == 12
+
+
+def test_table_is_markdown():
+    text = common.table(["C", "tok/s"], [[1, 2.5], [2, None]])
+    assert text.splitlines()[1] == "|---|------:|"
+    assert "| 2 |     - |" in text
+
+
+# -- the OpenAI-compatible peer, against a small local SSE server -------------------------------------
+
+class _SSE(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        body = json.dumps({"data": [{"id": "tiny"}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for i in range(req["max_tokens"]):
+            chunk = {"choices": [{"text": f"t{i}", "finish_reason": None}]}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        final = {"choices": [{"text": "", "finish_reason": "length"}], "usage": {"completion_tokens": req["max_tokens"]}}
+        self.wfile.write(f"data: {json.dumps(final)}\n\ndata: [DONE]\n\n".encode())
+
+
+@pytest.fixture
+def sse_server():
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _SSE)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    yield f"http://127.0.0.1:{srv.server_address[1]}"
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_openai_peer_streams_and_counts(sse_server):
+    peer = common.OpenAIPeer(sse_server + "/v1")
+    assert peer.check() == "tiny"
+    row = peer.batch(["a", "b", "c"], 5).row()
+    assert row["completed"] == row["total"] == 3
+    assert row["generated_tokens"] == 15
+    assert 0 < row["p50_ttft_s"] <= row["max_ttft_s"]
+
+
+def _closed_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+# -- bad input: one line on stderr, exit 2, nothing loaded ---------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["ladder", "--concurrency", "1,128"], "outside 1..64"),                      # C above the sane limit
+    (["ab", "--concurrency", "100"], "outside 1..64"),                            # A/B C above the limit
+    (["ladder", "--cold", "1,100"], "--cold: 100 is outside"),                    # cold levels checked too
+    (["ladder", "--max-tokens", "0"], "--max-tokens"),                            # nothing to generate
+    (["ladder", "--model", "/nonexistent/model.gguf"], "model file not found"),  # missing model
+    (["ab", "--model", "/nonexistent/model.gguf"], "model file not found"),      # missing model (A/B)
+    (["ladder", "--peer-url", "ftp://127.0.0.1/"], "not an http"),                # not an HTTP peer
+    (["ladder", "--doc", "no_such_sample"], "no such sample"),                    # unknown document
+])
+def test_bad_input_exits_2(cli, args, message):
+    r = cli("bench", *args, timeout=120)
+    assert r.returncode == 2, r.stderr
+    assert message in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert r.stdout == ""
+
+
+def test_unreachable_peer_exits_2_before_loading(cli):
+    r = cli("bench", "ladder", "--peer-url", f"http://127.0.0.1:{_closed_port()}", timeout=120)
+    assert r.returncode == 2
+    assert "unreachable" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+# -- real runs on the embedded model -------------------------------------------------------------------
+
+@pytest.mark.model
+def test_ladder_quick_json(cli, tmp_path, embedded_model):
+    r = cli("bench", "ladder", "--quick", "--format", "json", "--model", embedded_model, "--out", str(tmp_path),
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert [row["concurrency"] for row in data["rows"]] == [1, 2, 4]
+    for row in data["rows"] + data["cold_rows"]:
+        assert LADDER_KEYS <= row.keys()
+        assert row["completed"] == row["total"] == row["concurrency"]
+        assert row["throughput_tok_s"] > 0
+        assert row["p50_ttft_s"] <= row["max_ttft_s"] and row["avg_ttft_s"] <= row["max_ttft_s"]
+        assert row["generated_tokens"] > 0 and row["phase"]
+    assert data["cold_rows"][0]["cached_tokens"] == 0           # cold: the document was prefilled
+    assert data["rows"][0]["cached_tokens"] > 0                 # warm: it came from the prefix cache
+    lq = data["peers"]["llama_sequential"]
+    assert lq["completed"] == lq["total"] == 4 and lq["throughput_tok_s"] > 0
+    assert data["ratios"]["throughput_c4_over_c1"] > 0
+    assert json.loads((tmp_path / "ladder.json").read_text())["rows"] == data["rows"]
+    assert (tmp_path / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.model
+def test_ab_quick_json(cli, tmp_path, embedded_model):
+    r = cli("bench", "ab", "--quick", "--format", "json", "--model", embedded_model, "--out", str(tmp_path),
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    for key in ("baseline", "two_stage"):
+        assert AB_KEYS <= data[key].keys()
+        assert data[key]["completed"] == data[key]["total"] == 4
+        assert data[key]["avg_e2e_s"] > 0 and 0 <= data[key]["overhead_share"] < 1
+    assert data["two_stage"]["unsupported_numbers"] == 0       # by construction: only verified numbers are said
+    assert data["baseline"]["facts_verified"] == 0              # the baseline verifies nothing
+    assert data["two_stage"]["verify_ms"] > 0
+    assert (tmp_path / "ab.png").read_bytes()[:4] == b"\x89PNG"
