@@ -6,7 +6,7 @@ import os
 import threading
 import time
 
-from ..commands import add_format_arg, add_model_arg, print_json
+from ..commands import add_format_arg, add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, mean, ratio, rnd, table
 
@@ -84,18 +84,7 @@ def run(args) -> int:
     result = measure(model, doc, args.doc, c, par, mt, strategy=args.strategy, top_k=top_k, warmup=not args.no_warmup,
                      threads=args.threads, n_gpu_layers=args.n_gpu_layers, quick=args.quick,
                      progress=not args.no_progress)
-    if args.out:
-        common.write_json(args.out, "ab.json", result)
-        from .plots import plot_ab
-
-        result["plot"] = str(plot_ab(result, os.path.join(args.out, "ab.png")))
-    if args.format == "json":
-        print_json(result)
-    else:
-        print(format_text(result))
-        if args.out:
-            print(f"\nWrote {os.path.join(args.out, 'ab.json')} and {result['plot']}")
-    return 0
+    return common.finish(args, result, "ab", "plot_ab", format_text)
 
 
 def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int, *, strategy: str = "fan-out",
@@ -184,13 +173,7 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[dic
             engine_s[i] = engine_seconds(calls)
             prog.done_one()
 
-    t0 = time.perf_counter()
-    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(questions))]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    wall = time.perf_counter() - t0
+    wall = common.run_threads(work, len(questions))
     rows = []
     for a, eng_s, n_req, sub_s in zip(answers, engine_s, requests, submit_s):
         if a is None:

@@ -473,10 +473,34 @@ class OpenAIPeer:
                 progress.add_tokens(results[i].generated_tokens)
                 progress.done_one()
 
-        t0 = time.perf_counter()
-        threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(len(prompts))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        return BatchResult(len(prompts), time.perf_counter() - t0, [r for r in results if r is not None])
+        wall = run_threads(work, len(prompts))
+        return BatchResult(len(prompts), wall, [r for r in results if r is not None])
+
+
+def run_threads(work, n: int) -> float:
+    """Run work(i) for i in range(n) on n threads at once; the wall time in seconds."""
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return time.perf_counter() - t0
+
+
+def finish(args, result: dict, name: str, plot_name: str, format_text) -> int:
+    """Write NAME.json and NAME.png under --out, then print the result as text or JSON (the exit code: 0)."""
+    from ..commands import print_json
+
+    if args.out:
+        write_json(args.out, f"{name}.json", result)
+        from . import plots
+
+        result["plot"] = str(getattr(plots, plot_name)(result, os.path.join(args.out, f"{name}.png")))
+    if args.format == "json":
+        print_json(result)
+    else:
+        print(format_text(result))
+        if args.out:
+            print(f"\nWrote {os.path.join(args.out, name + '.json')} and {result['plot']}")
+    return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import platform
 
-from ..commands import add_format_arg, add_model_arg, print_json
+from ..commands import add_format_arg, add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, ratio, table
 
@@ -64,18 +64,7 @@ def run(args) -> int:
     model = common.resolve_checked_model(args.model)
     result = measure(model, doc, args.doc, s, peer=peer, llama=not args.no_llama, threads=args.threads,
                      n_gpu_layers=args.n_gpu_layers, quick=args.quick, progress=not args.no_progress)
-    if args.out:
-        common.write_json(args.out, "ladder.json", result)
-        from .plots import plot_ladder
-
-        result["plot"] = str(plot_ladder(result, os.path.join(args.out, "ladder.png")))
-    if args.format == "json":
-        print_json(result)
-    else:
-        print(format_text(result))
-        if args.out:
-            print(f"\nWrote {os.path.join(args.out, 'ladder.json')} and {result['plot']}")
-    return 0
+    return common.finish(args, result, "ladder", "plot_ladder", format_text)
 
 
 def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool = True, threads=None,

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 from ..commands import add_format_arg, print_json
 
 GOAL = 0.01  # weights and KV within 1 %
@@ -30,9 +27,9 @@ def run(args) -> int:
     summary = {"goal": GOAL, "checked": len(checked), "within_goal": len(within), "worst_error": worst}
     result = {"rows": [r.as_dict() for r in rows], "summary": summary}
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "ledger.json").write_text(json.dumps(result, indent=2))
+        from .common import write_json
+
+        write_json(args.out, "ledger.json", result)
     if args.format == "json":
         print_json(result)
     else:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import statistics
 import time
-from pathlib import Path
 
 from ..commands import add_format_arg, print_json
 
@@ -159,9 +157,9 @@ def run(args) -> int:
     result = {"sample": bench_sample(args.repeat),
               "large": bench_large(args.size_mb, args.facts, scaling=not args.no_scaling)}
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "bench_verify.json").write_text(json.dumps(result, indent=2))
+        from .common import write_json
+
+        write_json(args.out, "bench_verify.json", result)
     if args.format == "json":
         print_json(result)
         return 0
