@@ -373,3 +373,33 @@ def test_cli_refuses_config_predicted_not_to_fit(cli):
     proc = cli("ask", "sample:en", "What is the lodging cap?", "--parallel", "64", "--ctx", "131072", "--no-audit")
     assert proc.returncode == 1
     assert "largest that fit" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+REOPEN = """
+from aegis_tui.engine import Engine, EngineConfig
+from aegis_tui.models import embedded_model_path, smollm2_path
+p = str(embedded_model_path())
+G = 'root ::= "{\\\\"a\\\\": " [0-9]{1,3} "}"'
+e = Engine(EngineConfig(model_path=p, n_parallel=2, n_ctx_per_slot=512)); e.submit("x", grammar=G, max_tokens=4).result()
+e.close()
+s = Engine(EngineConfig(model_path=str(smollm2_path()), n_parallel=2, n_ctx_per_slot=512))
+s.submit("x", grammar=G, max_tokens=4).result()
+junk = [bytearray(1 << 20) for _ in range(300)]
+for i in range(3):
+    e = Engine(EngineConfig(model_path=p, n_parallel=2, n_ctx_per_slot=512))
+    print(e.submit("x", grammar=G + f"\\n# {i}" + ' x ::= "hello world"', max_tokens=8).result().text)
+    e.close()
+"""
+
+
+@pytest.mark.model
+def test_grammar_after_reopening_the_same_model_does_not_crash(smollm2_model):
+    # The llguidance tokenizer keeps a pointer to the vocabulary it was built from; built from a closed
+    # engine's model it crashed the next engine on the same file (segfault). Run in a subprocess so a crash
+    # fails this test instead of killing the test run.
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", REOPEN], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.count('{"a": ') == 3

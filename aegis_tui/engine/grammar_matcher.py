@@ -15,19 +15,52 @@ from . import native
 
 _tok_lock = threading.Lock()
 _tokenizers: dict[str, object] = {}  # model path -> llguidance LLTokenizer (building one takes ~2 s)
+_vocab_models: dict[str, object] = {}  # model path -> vocab-only llama_model, kept for the process lifetime
 
 
-def llg_tokenizer(model_path: str, vocab, eog_tokens: list[int]):
-    """The llguidance tokenizer for a model, built once per process and model file."""
+def vocab_model(model_path: str):
+    """A vocab-only llama_model for a GGUF (no weights, fast), never freed.
+
+    The llguidance tokenizer keeps a raw pointer to the vocabulary it was built from and calls llama_tokenize
+    through it; building it from an engine's model would leave it dangling once that engine is closed (a
+    segfault in the next engine for the same file). A process-lifetime vocabulary keeps the pointer valid.
+    """
+    with _tok_lock:
+        return _vocab_model_locked(model_path)
+
+
+def _vocab_model_locked(model_path: str):
+    model = _vocab_models.get(model_path)
+    if model is None:
+        ll = native.llama()
+        params = ll.llama_model_default_params()
+        params.vocab_only = True
+        params.n_gpu_layers = 0
+        model = ll.llama_model_load_from_file(model_path.encode(), params)
+        if not model:
+            raise GrammarError(f"{model_path}: llama.cpp could not load the vocabulary")
+        _vocab_models[model_path] = model
+    return model
+
+
+def llg_tokenizer(model_path: str, vocab=None, eog_tokens: list[int] | None = None):
+    """The llguidance tokenizer for a model file, built once per process on its own vocabulary.
+
+    vocab and eog_tokens are accepted for the caller's convenience but not kept: the tokenizer is built from
+    the process-lifetime vocabulary and the same end-of-generation tokens the engine computes.
+    """
     with _tok_lock:
         tok = _tokenizers.get(model_path)
         if tok is None:
-            native.llama()
+            ll = native.llama()
+            own_vocab = ll.llama_model_get_vocab(_vocab_model_locked(model_path))
+            eog = sorted({t for t in (ll.llama_vocab_eos(own_vocab), ll.llama_vocab_eot(own_vocab))
+                          if t >= 0 and ll.llama_vocab_is_eog(own_vocab, t)})
             from llguidance.llamacpp import lltokenizer_from_vocab
 
             with warnings.catch_warnings():  # it calls a deprecated llama_cpp alias once per token
                 warnings.simplefilter("ignore", DeprecationWarning)
-                tok = lltokenizer_from_vocab(vocab, eos_token=eog_tokens or None)
+                tok = lltokenizer_from_vocab(own_vocab, eos_token=eog or None)
             _tokenizers[model_path] = tok
         return tok
 

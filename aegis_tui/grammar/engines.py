@@ -5,9 +5,6 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
-
-from ..errors import GrammarError
 
 _lock = threading.Lock()
 
@@ -26,36 +23,20 @@ class EngineVerdict:
         return self.llama_cpp_ok and self.llguidance_ok
 
 
-@lru_cache(maxsize=4)
 def _vocab_model(model_path: str):
-    """A vocab-only llama_model for a GGUF (fast: no weights), kept for the process lifetime."""
-    from ..engine.native import llama
+    """The process-lifetime vocab-only model the engine's grammar path also uses."""
+    from ..engine.grammar_matcher import vocab_model
     from ..models import inspect_model
 
     inspect_model(model_path)  # validate in Python before llama.cpp sees the file
-    lc = llama()
-    params = lc.llama_model_default_params()
-    params.vocab_only = True
-    params.n_gpu_layers = 0
-    model = lc.llama_model_load_from_file(model_path.encode(), params)
-    if not model:
-        raise GrammarError(f"{model_path}: llama.cpp could not load the vocabulary")
-    return model
+    return vocab_model(model_path)
 
 
-@lru_cache(maxsize=4)
 def _tokenizer(model_path: str):
-    from ..engine.native import llama
+    from ..engine.grammar_matcher import llg_tokenizer
 
-    lc = llama()
-    import warnings
-
-    from llguidance.llamacpp import lltokenizer_from_vocab
-
-    with warnings.catch_warnings():
-        # llguidance calls llama_token_get_attr once per token (262k here), deprecated in llama-cpp-python
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return lltokenizer_from_vocab(lc.llama_model_get_vocab(_vocab_model(model_path)))
+    _vocab_model(model_path)
+    return llg_tokenizer(model_path)
 
 
 def check_llama_cpp(gbnf: str, model_path: str) -> str:
