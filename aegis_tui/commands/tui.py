@@ -15,6 +15,8 @@ def register(sub) -> None:
     p.add_argument("--strategy", choices=["fan-out", "single-pass"], default="fan-out",
                    help="extraction strategy (default: %(default)s)")
     p.add_argument("--export-dir", default=".", metavar="DIR", help="where reports are exported (default: .)")
+    p.add_argument("--audit-log", metavar="PATH", help="audit log (default: $AEGIS_AUDIT_LOG or the user data dir)")
+    p.add_argument("--no-audit", action="store_true", help="do not write the audit log")
     p.set_defaults(func=run)
 
 
@@ -41,8 +43,13 @@ def run(args) -> int:
     path = check_gguf_file(resolve_model(args.model))
     from ..tui import AegisApp
 
+    audit = None
+    if not args.no_audit:
+        from ..audit import AuditLog
+
+        audit = AuditLog(args.audit_log)  # every answer's verification and state trail, hash-chained
     app = AegisApp(doc_path=args.doc, engine_factory=engine_factory(str(path), args.parallel, args.ctx),
-                   pipeline_config=PipelineConfig(strategy=args.strategy), export_dir=args.export_dir,
-                   model_label=path.name)
+                   pipeline_config=PipelineConfig(strategy=args.strategy, model_name=path.name),
+                   export_dir=args.export_dir, model_label=path.name, audit=audit)
     app.run()
     return int(app.return_code or 0)
