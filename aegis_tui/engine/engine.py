@@ -164,7 +164,7 @@ class Engine:
         if len(tokens) >= self.n_ctx_per_slot:
             raise ContextOverflowError(
                 f"prompt is {len(tokens)} tokens; a slot holds {self.n_ctx_per_slot} "
-                "(prompt plus at least one generated token)"
+                "(prompt plus at least one generated token): raise --ctx or use a shorter document"
             )
         if max_tokens < 1:
             raise EngineError("max_tokens must be at least 1")
