@@ -381,7 +381,7 @@ class Pipeline:
             budget = MAX_FACTS
             repair = failures.get(-1)
         spans = [Span(0, len(q), q, "offered") for q in dict.fromkeys(quotes)]
-        g = grounded_grammar(doc, spans, max_facts=budget)
+        g = grounded_grammar(doc, spans, max_facts=budget, ground_labels=True)
         prompt = self._render(facts_prompt(doc.text, job.answer.question, doc.language, repair=repair))
         [c] = self._wait(job, [self._submit(job, prompt, g.text, self.config.facts_max_tokens)])
         problem, obj = _parse_output(c)

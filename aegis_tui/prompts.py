@@ -108,12 +108,20 @@ def facts_prompt(doc_text: str, question: str, lang: str, repair: dict | None = 
     t = TEXT[_lang(lang)]
     ex = fewshot()[_lang(lang)]
     prefix = (document_prefix(doc_text, lang) + t["task_facts"].format(src=ex["document"])
-              + f"{t['q']}{ex['question']}\n{t['answer']}{_compact(ex['facts'])}\n")
+              + f"{t['q']}{ex['question']}\n{t['answer']}{_compact(_grammar_order(ex['facts']))}\n")
     suffix = f"{t['q']}{question.strip()}\n"
     if repair:
         suffix += t["repair"].format(**repair)
     suffix += t["answer"]
     return PromptParts(prefix, suffix, system=t["task_facts"].format(src=ex["document"]).strip())
+
+
+FACT_ORDER = ("source_text", "subject", "predicate", "object_value", "fact_type")
+
+
+def _grammar_order(payload: dict) -> dict:
+    """The example payload with each fact's keys in the order the grounded grammar makes the model write them."""
+    return {"atomic_facts": [{k: f[k] for k in FACT_ORDER} for f in payload["atomic_facts"]]}
 
 
 def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:

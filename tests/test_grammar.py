@@ -208,3 +208,18 @@ def test_engines_reject_broken_grammar(embedded_model):
 
     verdict = check_with_engines('root ::= "a" | nowhere', embedded_model)
     assert not verdict.llama_cpp_ok and not verdict.llguidance_ok
+
+
+@pytest.fixture(scope="module")
+def grounded_labels(doc):
+    return grounded_grammar(doc, ground_labels=True)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_grounded_labels_are_spans_of_the_quote(data, doc, grounded_labels):
+    text = data.draw(generator(grounded_labels.text))
+    for fact in parse_payload(text).atomic_facts:
+        assert doc.find(fact.source_text) is not None
+        assert fact.subject in fact.source_text and fact.predicate in fact.source_text
+        assert fact.object_value in fact.source_text

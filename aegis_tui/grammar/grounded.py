@@ -67,12 +67,14 @@ def grounded_grammar(
     max_facts: int = MAX_FACTS,
     subjects: Sequence[str] | None = None,
     predicates: Sequence[str] | None = None,
+    ground_labels: bool = False,
 ) -> GroundedGrammar:
     """Compile a GBNF where source_text is one offered span and object_value a quantity inside that span.
 
     Field order is subject, predicate, source_text, object_value, fact_type: the quote is chosen before the
     value so the value rule can be tied to it. subjects/predicates, when given, restrict those fields to
-    the listed strings (e.g. spans of the clause); otherwise they are bounded free strings.
+    the listed strings; otherwise they are bounded free strings. With ground_labels the quote comes first and
+    subject and predicate must be spans of it too (source_text, subject, predicate, object_value, fact_type).
     """
     offered = list(spans) if spans is not None else candidate_spans(doc)
     rules: list[tuple[str, str]] = []
@@ -92,8 +94,14 @@ def grounded_grammar(
         kept.append(span)
         values.append(vals)
         rules.append((f"val-{i}", " | ".join(json_string_literal(v) for v in vals)))
+        labels = ""
+        if ground_labels:
+            # subject and predicate become spans of this same quote, chosen after it
+            rules += substring_rule(f"sub-{i}", q)
+            labels = (f" ws \",\" ws {json_key('subject')} ws \":\" ws sub-{i} ws \",\" ws "
+                      f"{json_key('predicate')} ws \":\" ws sub-{i}")
         evid.append(
-            f"{json_key('source_text')} ws \":\" ws {json_string_literal(q)} ws \",\" ws "
+            f"{json_key('source_text')} ws \":\" ws {json_string_literal(q)}{labels} ws \",\" ws "
             f"{json_key('object_value')} ws \":\" ws val-{i}"
         )
     if not kept:
@@ -108,13 +116,19 @@ def grounded_grammar(
                 return " | ".join(json_string_literal(s) for s in uniq)
         return bounded_string(1, hi)
 
+    fact_type = f"{json_key('fact_type')} ws \":\" ws \"\\\"numeric\\\"\""
+    if ground_labels:
+        fact = '"{" ws evidence ws "," ws ' + fact_type + ' ws "}"'
+        labels: list[tuple[str, str]] = []
+    else:
+        fact = ('"{" ws ' + f"{json_key('subject')} ws \":\" ws subject ws \",\" ws "
+                f"{json_key('predicate')} ws \":\" ws predicate ws \",\" ws evidence ws \",\" ws "
+                + fact_type + ' ws "}"')
+        labels = [("subject", choice(subjects, MAX_SUBJECT)), ("predicate", choice(predicates, MAX_PREDICATE))]
     head = [
         ("root", f'"{{" ws {json_key("atomic_facts")} ws ":" ws "[" ws ( fact ( ws "," ws fact ){{0,{max_facts - 1}}} )? ws "]" ws "}}"'),
-        ("fact", '"{" ws ' + f"{json_key('subject')} ws \":\" ws subject ws \",\" ws "
-         f"{json_key('predicate')} ws \":\" ws predicate ws \",\" ws evidence ws \",\" ws "
-         f"{json_key('fact_type')} ws \":\" ws \"\\\"numeric\\\"\"" + ' ws "}"'),
-        ("subject", choice(subjects, MAX_SUBJECT)),
-        ("predicate", choice(predicates, MAX_PREDICATE)),
+        ("fact", fact),
+        *labels,
         ("evidence", " | ".join(f"ev-{i}" for i in range(len(kept)))),
     ]
     body = head + [(f"ev-{i}", e) for i, e in enumerate(evid)] + rules
