@@ -6,7 +6,7 @@ import os
 import threading
 import time
 
-from ..commands import add_format_arg, add_model_arg
+from ..commands import add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, mean, ratio, rnd, table
 
@@ -20,16 +20,10 @@ def register(bsub) -> None:
     p.add_argument("--parallel", type=int, default=4, help="engine slots (default 4)")
     p.add_argument("--max-tokens", type=int, help="prose answer budget of the baseline (default 200; quick 64)")
     p.add_argument("--strategy", choices=["fan-out", "single-pass"], default="fan-out", help="two-stage extraction")
-    p.add_argument("--doc", default="policy_zh", help="sample name or document path (default policy_zh)")
-    p.add_argument("--doc-chars", type=int, help="cut the document at a line end before N chars (quick: 1200)")
     p.add_argument("--top-k", type=int, help="two-stage candidates after relevance ranking (default 16; quick 6)")
     p.add_argument("--no-warmup", action="store_true", help="skip priming the document prefix before each mode")
-    p.add_argument("--threads", type=int, help="CPU threads for the engine")
-    p.add_argument("--n-gpu-layers", type=int, help="layers to offload (default: all when a GPU is available)")
     p.add_argument("--quick", action="store_true", help="a 1200-char document, 64 prose tokens, 6 candidates")
-    p.add_argument("--out", metavar="DIR", help="write ab.json and ab.png there")
-    p.add_argument("--no-progress", action="store_true", help="no progress output on stderr")
-    add_format_arg(p)
+    common.add_run_args(p, "ab")
     p.set_defaults(func=run)
 
 

@@ -504,3 +504,16 @@ def finish(args, result: dict, name: str, plot_name: str, format_text) -> int:
         if args.out:
             print(f"\nWrote {os.path.join(args.out, name + '.json')} and {result['plot']}")
     return 0
+
+
+def add_run_args(p, name: str) -> None:
+    """Options every engine benchmark shares: the document, threads, GPU layers, output folder, progress."""
+    from ..commands import add_format_arg
+
+    p.add_argument("--doc", default="policy_zh", help="sample name or document path (default policy_zh)")
+    p.add_argument("--doc-chars", type=int, help="cut the document at a line end before N chars (quick: 1200)")
+    p.add_argument("--threads", type=int, help="CPU threads for the engine")
+    p.add_argument("--n-gpu-layers", type=int, help="layers to offload (default: all when a GPU is available)")
+    p.add_argument("--out", metavar="DIR", help=f"write {name}.json and {name}.png there")
+    p.add_argument("--no-progress", action="store_true", help="no progress output on stderr")
+    add_format_arg(p)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import platform
 
-from ..commands import add_format_arg, add_model_arg
+from ..commands import add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, ratio, table
 
@@ -19,19 +19,13 @@ def register(bsub) -> None:
     p.add_argument("--concurrency", metavar="LIST", help="comma-separated levels (default 1,2,4,8; quick 1,2,4)")
     p.add_argument("--parallel", type=int, default=4, help="engine slots (default 4)")
     p.add_argument("--max-tokens", type=int, help="tokens generated per request (default 250; quick 48)")
-    p.add_argument("--doc", default="policy_zh", help="sample name or document path (default policy_zh)")
-    p.add_argument("--doc-chars", type=int, help="cut the document at a line end before N chars (quick: 1200)")
     p.add_argument("--cold", metavar="LIST",
                    help="levels also run with a cleared prefix cache (default: all; quick: the first; 'none')")
     p.add_argument("--repeat", type=int, default=1, help="runs per level; the median-throughput run is reported")
     p.add_argument("--peer-url", metavar="URL", help="an OpenAI-compatible server to run the same ladder against")
     p.add_argument("--no-llama", action="store_true", help="skip the sequential llama-cpp-python Llama peer")
-    p.add_argument("--threads", type=int, help="CPU threads for the engine and the Llama peer")
-    p.add_argument("--n-gpu-layers", type=int, help="layers to offload (default: all when a GPU is available)")
     p.add_argument("--quick", action="store_true", help="C in 1,2,4, 48 tokens, a 1200-char document")
-    p.add_argument("--out", metavar="DIR", help="write ladder.json and ladder.png there")
-    p.add_argument("--no-progress", action="store_true", help="no progress output on stderr")
-    add_format_arg(p)
+    common.add_run_args(p, "ladder")
     p.set_defaults(func=run)
 
 
