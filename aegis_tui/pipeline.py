@@ -203,6 +203,15 @@ class Pipeline:
         failures: dict[int, dict] = {}        # index -> repair note {prev, rule, detail}
         verifier = self._verifier(doc)
         verify_ms = 0.0
+
+        def verify(kept: list[AtomicFact]):
+            """Verify a payload (None when empty), adding the time to verify_ms."""
+            nonlocal verify_ms
+            t = time.perf_counter()
+            out = verifier.verify(ExtractionPayload(atomic_facts=kept)) if kept else None
+            verify_ms += (time.perf_counter() - t) * 1000
+            return out
+
         report = None
         if not cands:
             job.enter(State.FALLBACK, "no clause of the document matches the question")
@@ -219,16 +228,12 @@ class Pipeline:
                 failures = {**{k: v for k, v in failures.items() if k not in new}, **bad}
                 job.check()
                 job.enter(State.VERIFY, f"verifying {len(facts)} fact(s)")
-                t = time.perf_counter()
                 order = sorted(facts)
-                report = verifier.verify(ExtractionPayload(atomic_facts=[facts[i] for i in order]))
-                verify_ms += (time.perf_counter() - t) * 1000
+                report = verify([facts[i] for i in order])
                 pending = []
-                for idx, fv in zip(order, report.facts):
+                for idx, fv in zip(order, report.facts if report is not None else []):
                     if not fv.passed:
-                        first = next(c for c in fv.checks if not c.passed)
-                        failures[idx] = {"prev": _compact_fact(fv.fact), "rule": first.rule, "detail": first.detail,
-                                         "quote": fv.fact.source_text}
+                        failures[idx] = _failure(fv)
                         pending.append(idx)
                 pending += [i for i in failures if i not in facts]
                 if -1 in failures and facts:
@@ -243,16 +248,11 @@ class Pipeline:
                  "candidate": cands[i].quote if cfg.strategy == "fan-out" else None}
                 for i in sorted(failures)
             ]
-            t = time.perf_counter()
-            report = verifier.verify(ExtractionPayload(atomic_facts=kept)) if kept else None
-            verify_ms += (time.perf_counter() - t) * 1000
+            report = verify(kept)
             if report is not None and report.rejected:
                 # Dropping facts can change a neighbour's verdict (consistency); keep only what passes now.
-                ans.rejected += [{"fact": fv.fact.model_dump(mode="json"), "rule": fv.failed_rules[0],
-                                  "detail": fv.checks[[c.rule for c in fv.checks].index(fv.failed_rules[0])].detail}
-                                 for fv in report.rejected]
-                kept = [fv.fact for fv in report.verified]
-                report = verifier.verify(ExtractionPayload(atomic_facts=kept)) if kept else None
+                ans.rejected += [{**_failure(fv), "fact": _dump(fv.fact)} for fv in report.rejected]
+                report = verify([fv.fact for fv in report.verified])
         if report is not None:
             report = self._focus(verifier, report, ans)
         ans.report = report
@@ -435,6 +435,13 @@ class Pipeline:
                       "question": ans.question, "model": self.config.model_name, "facts": [],
                       "summary": {"total": 0, "passed": 0, "failed": 0}, "transitions": transitions, **extra}
         self.audit.append(record)
+
+
+def _failure(fv) -> dict:
+    """The repair note of a fact the verifier rejected: its first failing rule and why."""
+    first = fv.check(fv.failed_rules[0])
+    return {"prev": _compact_fact(fv.fact), "rule": first.rule, "detail": first.detail,
+            "quote": fv.fact.source_text}
 
 
 def _dump(fact: AtomicFact | None) -> dict | None:
