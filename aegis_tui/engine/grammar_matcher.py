@@ -153,12 +153,15 @@ def _first_line(text: str) -> str:
 
 
 def _init_gbnf_sampler(vocab, text: str):
+    """llama.cpp's GBNF sampler for text, or (None, its error): printed parse errors are captured, not shown."""
     ll = native.llama()
     log = native.log_capture()
-    mark = log.mark()
-    sampler = ll.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
+    with native.stderr_captured() as err:
+        mark = log.mark()
+        sampler = ll.llama_sampler_init_grammar(vocab, text.encode("utf-8"), b"root")
     if not sampler:
-        errs = log.errors_since(mark) or log.since(mark)
+        printed = [ln.strip() for ln in err.text.splitlines() if "error" in ln]
+        errs = printed[:1] or log.errors_since(mark) or log.since(mark)
         return None, "; ".join(e.strip() for e in errs[-3:]) or "parse error"
     return sampler, ""
 

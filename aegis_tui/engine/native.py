@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+from contextlib import contextmanager
 
 _lock = threading.Lock()
 _module = None
@@ -100,3 +101,34 @@ def _install_log(mod) -> None:
     # llama_log_set also calls ggml_log_set, so backend (ggml/CUDA) messages land here too.
     mod.llama_log_set(_log_callback, ctypes.c_void_p(0))
     _log = log
+
+
+class _Captured:
+    text = ""
+
+
+_stderr_lock = threading.Lock()
+
+
+@contextmanager
+def stderr_captured():
+    """Redirect file descriptor 2 around a llama.cpp call that fprintf()s past the log hook (the GBNF parser).
+
+    Whatever it wrote is in `.text` afterwards; nothing reaches the terminal (it would print over the UI).
+    """
+    import os
+    import sys
+    import tempfile
+
+    cap = _Captured()
+    with _stderr_lock, tempfile.TemporaryFile() as tmp:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield cap
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            cap.text = tmp.read().decode("utf-8", "replace")

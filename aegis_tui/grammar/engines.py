@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
-
-_lock = threading.Lock()
 
 
 @dataclass
@@ -40,48 +36,15 @@ def _tokenizer(model_path: str):
 
 
 def check_llama_cpp(gbnf: str, model_path: str) -> str:
-    """'' when llama.cpp's grammar sampler compiles the grammar, else the error it logged."""
-    from ..engine.native import llama, log_capture
+    """'' when llama.cpp's grammar sampler compiles the grammar, else the error it reported."""
+    from ..engine.grammar_matcher import _init_gbnf_sampler
+    from ..engine.native import llama
 
     lc = llama()
-    vocab = lc.llama_model_get_vocab(_vocab_model(model_path))
-    log = log_capture()
-    with _lock, stderr_captured() as err:
-        mark = log.mark()
-        smpl = lc.llama_sampler_init_grammar(vocab, gbnf.encode("utf-8"), b"root")
-        if smpl:
-            lc.llama_sampler_free(smpl)
-            return ""
-        lines = [ln for ln in log.since(mark) if ln.strip()]
-    printed = [ln for ln in err.text.splitlines() if "error" in ln]
-    if printed:
-        return printed[0].strip()
-    return lines[-1].strip() if lines else "llama_sampler_init_grammar returned NULL"
-
-
-class _Captured:
-    text = ""
-
-
-@contextmanager
-def stderr_captured():
-    """Redirect file descriptor 2 while llama.cpp's grammar parser runs: it fprintf()s errors past the log hook."""
-    import os
-    import sys
-    import tempfile
-
-    cap = _Captured()
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as tmp:
-        os.dup2(tmp.fileno(), 2)
-        try:
-            yield cap
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-            tmp.seek(0)
-            cap.text = tmp.read().decode("utf-8", "replace")
+    sampler, error = _init_gbnf_sampler(lc.llama_model_get_vocab(_vocab_model(model_path)), gbnf)
+    if sampler:
+        lc.llama_sampler_free(sampler)
+    return error
 
 
 def check_llguidance(gbnf: str, model_path: str) -> str:
