@@ -409,8 +409,9 @@ def test_answered_snapshot(snap_compare, tmp_path, frozen):
 @sync
 async def test_reference_question_with_real_model(embedded_model, tmp_path):
     from aegis_tui.commands.tui import engine_factory
+    from aegis_tui.engine import EngineConfig
 
-    app = AegisApp(engine_factory=engine_factory(embedded_model, 4, 4096), gauge=FakeGauge(),
+    app = AegisApp(engine_factory=engine_factory(EngineConfig(model_path=embedded_model, n_parallel=4, n_ctx_per_slot=4096)), gauge=FakeGauge(),
                    pipeline_config=PipelineConfig(strategy="fan-out"), export_dir=tmp_path, poll_interval=0.5)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.document is not None)

@@ -5,37 +5,18 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import BudgetError, InputError
-from ..ledger import DEFAULT_MARGIN, KV_TYPES, GiB, Ledger, MiB, max_fit, predict, usable
-from . import add_format_arg, add_model_arg, print_json
-
-
-def _engine_defaults() -> dict:
-    """The engine's EngineConfig defaults (one source of truth); fixed fallbacks if the engine is absent."""
-    try:
-        from ..engine.config import EngineConfig
-    except ImportError:
-        return {"n_parallel": 4, "n_ctx_per_slot": 2048, "kv_type": "f16"}
-    return {f.name: f.default for f in dataclasses.fields(EngineConfig)
-            if f.default is not dataclasses.MISSING}
+from ..ledger import DEFAULT_MARGIN, GiB, Ledger, MiB, max_fit, predict, usable
+from . import add_engine_args, add_format_arg, print_json
 
 
 def register(sub) -> None:
-    d = _engine_defaults()
     p = sub.add_parser(
         "ledger", help="predict memory use (weights, KV cache, buffers) and whether it fits a budget",
         description="Predict memory use from the GGUF's own metadata, for the engine's config. --ctx is the "
                     "context of ONE slot (EngineConfig.n_ctx_per_slot); llama.cpp's n_ctx is slots × ctx "
                     "plus the prefix cache's cells, as the engine sets it.",
     )
-    add_model_arg(p)
-    p.add_argument("--ctx", type=int, default=d.get("n_ctx_per_slot", 2048), metavar="N",
-                   help="context tokens per slot (default: %(default)s, the engine's)")
-    p.add_argument("--parallel", type=int, default=d.get("n_parallel", 4), metavar="N",
-                   help="slots decoding at once (default: %(default)s)")
-    p.add_argument("--kv-type", choices=list(KV_TYPES), default=d.get("kv_type", "f16"),
-                   help="KV cache type for K and V (default: %(default)s)")
-    p.add_argument("--gpu-layers", type=int, default=None, metavar="N",
-                   help="layers offloaded, counting the output layer as one (default: all)")
+    add_engine_args(p)  # the same options and defaults the engine uses
     p.add_argument("--vram-budget", type=float, default=None, metavar="GB",
                    help="memory budget in GiB (default: the GPU's total when NVML sees one, else system RAM)")
     p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
@@ -48,12 +29,8 @@ def register(sub) -> None:
 
 def _settings(path: str, info, args) -> tuple[dict, int]:
     """The llama.cpp context settings the engine would use, and its spare (prefix) sequences."""
-    try:
-        from ..engine.config import EngineConfig
-    except ImportError:
-        n_ctx = args.ctx * args.parallel
-        return ({"n_ctx": n_ctx, "n_seq_max": args.parallel, "kv_unified": True, "swa_full": False,
-                 "type_k": args.kv_type, "type_v": args.kv_type, "n_batch": 512, "n_ubatch": 512}, 0)
+    from ..engine.config import EngineConfig
+
     ec = EngineConfig(model_path=path, n_parallel=args.parallel, n_ctx_per_slot=args.ctx, kv_type=args.kv_type,
                       n_gpu_layers=args.gpu_layers)
     return ec.llama_context_settings(info.sliding_window), ec.spare_prefix_seqs

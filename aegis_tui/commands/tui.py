@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from . import add_model_arg
+from . import add_engine_args, engine_config
 
 
 def register(sub) -> None:
     p = sub.add_parser("tui", help="the terminal UI: ask questions about a document and see every fact verified",
                        description="Open the terminal UI on DOC (default: the bundled Chinese policy sample).")
     p.add_argument("doc", nargs="?", metavar="DOC", help="document to open (.txt/.md, UTF-8 or GB18030)")
-    add_model_arg(p)
-    p.add_argument("--parallel", type=int, default=4, metavar="N", help="engine slots (default: %(default)s)")
-    p.add_argument("--ctx", type=int, default=4096, metavar="N", help="context tokens per slot (default: %(default)s)")
+    add_engine_args(p)
     p.add_argument("--strategy", choices=["fan-out", "single-pass"], default="fan-out",
                    help="extraction strategy (default: %(default)s)")
     p.add_argument("--export-dir", default=".", metavar="DIR", help="where reports are exported (default: .)")
@@ -20,27 +18,25 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def engine_factory(model_path: str, parallel: int, ctx: int):
-    """A callable that loads the real engine (called in the UI's loader thread)."""
+def engine_factory(config):
+    """A callable that loads the real engine for an EngineConfig (called in the UI's loader thread)."""
     def load():
-        from ..engine import Engine, EngineConfig
+        from ..engine import Engine
 
-        return Engine(EngineConfig(model_path=model_path, n_parallel=parallel, n_ctx_per_slot=ctx))
+        return Engine(config)
 
     return load
 
 
 def run(args) -> int:
     from ..document import Document
-    from ..errors import InputError
     from ..models import check_gguf_file, resolve_model
     from ..pipeline import PipelineConfig
 
-    if args.parallel < 1 or args.ctx < 16:
-        raise InputError("--parallel must be at least 1 and --ctx at least 16")
     if args.doc:
         Document.load(args.doc)  # a bad DOC is a one-line error and exit 2, before the screen is taken over
     path = check_gguf_file(resolve_model(args.model))
+    config = engine_config(args, path)
     from ..tui import AegisApp
 
     audit = None
@@ -48,7 +44,7 @@ def run(args) -> int:
         from ..audit import AuditLog
 
         audit = AuditLog(args.audit_log)  # every answer's verification and state trail, hash-chained
-    app = AegisApp(doc_path=args.doc, engine_factory=engine_factory(str(path), args.parallel, args.ctx),
+    app = AegisApp(doc_path=args.doc, engine_factory=engine_factory(config),
                    pipeline_config=PipelineConfig(strategy=args.strategy, model_name=path.name),
                    export_dir=args.export_dir, model_label=path.name, audit=audit)
     app.run()
