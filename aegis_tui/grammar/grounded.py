@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..document import Document, Span
 from ..schema import MAX_FACTS, MAX_PREDICATE, MAX_SOURCE, MAX_SUBJECT, MAX_VALUE
-from .gbnf import JSON_CHAR_RULE, WS_RULE, bounded_string, json_key, json_string_literal
+from .gbnf import JSON_CHAR_RULE, WS_RULE, bounded_string, json_key, json_string_literal, literal
 
 _WS = re.compile(r"\s+")
 
@@ -141,27 +142,21 @@ def grounded_grammar(
 def substring_rule(name: str, text: str) -> list[tuple[str, str]]:
     """Rules matching the JSON encoding of any non-empty substring of text (linear size: one rule per char).
 
-    `name-<j>` matches text[j:k] for any k > j; `name` picks a start position. Used by fan-out requests to
-    force subject and predicate to be spans of the clause.
+    `name-<j>` matches text[j:k] for any k > j (the prefix chain from j); `name` picks a start position. Used
+    by fan-out requests to force subject and predicate to be spans of the clause.
     """
-    import json
+    chain = prefix_rule(name, text)[1:]
+    starts = " | ".join(f"{name}-{j}" for j in range(len(text)) if not text[j].isspace())
+    return [(name, '"\\"" ( ' + starts + ' ) "\\""')] + chain
 
-    from .gbnf import literal
 
-    chars = [json.dumps(c, ensure_ascii=False)[1:-1] for c in text]
-    rules = [(name, '"\\"" ( ' + " | ".join(f"{name}-{j}" for j in range(len(chars)) if not text[j].isspace()) + ' ) "\\""')]
-    for j, c in enumerate(chars):
-        nxt = f" {name}-{j + 1}?" if j + 1 < len(chars) else ""
-        rules.append((f"{name}-{j}", f"{literal(c)}{nxt}"))
-    return rules
+def _json_literal(text: str) -> str:
+    """A GBNF literal for text as it appears inside a JSON string (escaped, without the quotes)."""
+    return literal(json.dumps(text, ensure_ascii=False)[1:-1])
 
 
 def _chars(text: str) -> list[str]:
-    import json
-
-    from .gbnf import literal
-
-    return [literal(json.dumps(c, ensure_ascii=False)[1:-1]) for c in text]
+    return [_json_literal(c) for c in text]
 
 
 def prefix_rule(name: str, text: str) -> list[tuple[str, str]]:
@@ -193,17 +188,9 @@ def containing_rule(name: str, text: str, word: str) -> list[tuple[str, str]]:
     if before:
         rules += suffix_rule(f"{name}-pre", before)
         body.append(f"{name}-pre?")
-    body.append(_chars_join(word))
+    body.append(_json_literal(word))
     if after:
         rules += prefix_rule(f"{name}-post", after)
         body.append(f"{name}-post?")
     body.append('"\\""')
     return [(name, " ".join(body))] + rules
-
-
-def _chars_join(word: str) -> str:
-    import json
-
-    from .gbnf import literal
-
-    return literal(json.dumps(word, ensure_ascii=False)[1:-1])
