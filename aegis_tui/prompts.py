@@ -70,16 +70,21 @@ def render(parts: PromptParts, chat_template: str | None = None, bos_token: str 
     """
     if not chat_template:
         return parts.text
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
     messages = []
     if parts.system:
         messages.append({"role": "system", "content": parts.system})
     messages.append({"role": "user", "content": parts.text})
-    return env.from_string(chat_template).render(
+    return _compiled_template(chat_template).render(
         messages=messages, add_generation_prompt=True, bos_token=bos_token, eos_token=eos_token,
     )
+
+
+@lru_cache(maxsize=8)
+def _compiled_template(chat_template: str):
+    """The chat template compiled once (a fan-out question renders it for every candidate)."""
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    return ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True).from_string(chat_template)
 
 
 def document_prefix(doc_text: str, lang: str) -> str:
