@@ -9,7 +9,7 @@ import sys
 
 from .errors import AegisError, BudgetError, InputError
 
-# name -> module in aegis_tui.commands with register(subparsers) and run(args) -> int
+# name -> module in aegis_tui.cli with register(subparsers) and run(args) -> int
 COMMANDS = ["tui", "ask", "verify", "grammar", "ledger", "bench", "audit", "models", "eval"]
 
 
@@ -20,9 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"aegis_tui.commands.{name}")
+            module = importlib.import_module(f"aegis_tui.cli.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"aegis_tui.commands.{name}":
+            if exc.name == f"aegis_tui.cli.{name}":
                 continue  # command not built yet
             raise
         module.register(sub)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from aegis_tui.engine.config import EngineConfig
 from aegis_tui.engine.handle import Completion, EngineStats, Piece, RequestHandle, RequestStats, SlotState
-from aegis_tui.gauge import GaugeSample
+from aegis_tui.memory.gauge import GaugeSample
 
 # The fan-out label prompt ends with the clause and value of one candidate (prompts.label_prompt).
 _LABEL = re.compile(r"(?:条款：|Clause: )(?P<clause>[^\n]*)\n(?:数值：|Value: )(?P<value>[^\n]*)\n"

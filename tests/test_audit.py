@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from aegis_tui.answer.verify import Tier1CodeVerifier
 from aegis_tui.audit import (
     GENESIS,
     AuditLog,
@@ -13,10 +14,9 @@ from aegis_tui.audit import (
     record_hash,
     verify_log,
 )
-from aegis_tui.document import Document
 from aegis_tui.errors import AuditError
 from aegis_tui.samples import load_gold, sample_path
-from aegis_tui.verify import Tier1CodeVerifier
+from aegis_tui.text.document import Document
 
 
 def _report():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from aegis_tui.document import Document, fold
 from aegis_tui.errors import DocumentError
+from aegis_tui.text.document import Document, fold
 
 ZH = "第一条 起付线：一级医疗机构300元，二级医疗机构600元；三级医疗机构1200元。\n第二条 年度最高支付限额为20万元！"
 EN = "Lodging is capped at $250 in standard cities and $400 in high-cost cities. Mileage is $0.67 per mile, e.g. cars."

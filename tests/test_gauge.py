@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from aegis_tui.gauge import Gauge, GaugeSample, gpu_memory_total, na, sparkline
+from aegis_tui.memory.gauge import Gauge, GaugeSample, gpu_memory_total, na, sparkline
 
 
 class NVMLError(Exception):

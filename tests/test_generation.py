@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from aegis_tui.document import Document
+from aegis_tui.answer.prompts import facts_prompt
+from aegis_tui.answer.relevance import enumerate_candidates
 from aegis_tui.grammar.compiler import compile_schema
 from aegis_tui.grammar.grounded import grounded_grammar
-from aegis_tui.prompts import facts_prompt
-from aegis_tui.relevance import enumerate_candidates
 from aegis_tui.samples import sample_path
 from aegis_tui.schema import ExtractionPayload, parse_payload
+from aegis_tui.text.document import Document
 
 pytestmark = pytest.mark.model
 Q = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
@@ -49,7 +49,7 @@ def test_schema_grammar_output_validates(engine, doc):
 
 def test_grounded_grammar_output_is_verbatim(engine, doc):
     spans = {c.quote for c in enumerate_candidates(doc, Q)}
-    from aegis_tui.document import Span
+    from aegis_tui.text.document import Span
 
     g = grounded_grammar(doc, [Span(0, len(q), q) for q in spans], max_facts=3)
     c = engine.submit(facts_prompt(doc.text, Q, "zh").text, grammar=g.text, max_tokens=900).result()

@@ -9,12 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-from aegis_tui.document import Document
 from aegis_tui.errors import GrammarError, UnsupportedSchemaError
 from aegis_tui.grammar.compiler import committed_extraction_grammar_path, compile_schema, extraction_grammar
 from aegis_tui.grammar.grounded import grounded_grammar, substring_rule
 from aegis_tui.grammar.validate import lark_acceptor, parse_gbnf, to_lark
 from aegis_tui.schema import ExtractionPayload, parse_payload
+from aegis_tui.text.document import Document
 
 FACT = {"subject": "一级医疗机构", "predicate": "起付线", "object_value": "300元", "fact_type": "numeric",
         "source_text": "一级及以下医疗机构起付线为300元"}
@@ -140,7 +140,7 @@ def test_grounded_compile_time_under_100ms():
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_every_grounded_string_is_verbatim_and_value_in_quote(data, doc, grounded):
-    from aegis_tui.quantity import find_quantities
+    from aegis_tui.text.quantity import find_quantities
 
     text = data.draw(generator(grounded.text))
     payload = parse_payload(text)

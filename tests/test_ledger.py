@@ -7,7 +7,7 @@ import json
 import pytest
 
 from aegis_tui.errors import BudgetError
-from aegis_tui.ledger import (
+from aegis_tui.memory.ledger import (
     GiB,
     LedgerConfig,
     MiB,

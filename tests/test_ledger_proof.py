@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aegis_tui.ledger import LedgerConfig
-from aegis_tui.ledger_proof import LOG_RESOLUTION, ProofRow, format_table, run_proof
+from aegis_tui.memory.ledger import LedgerConfig
+from aegis_tui.memory.proof import LOG_RESOLUTION, ProofRow, format_table, run_proof
 
 pytestmark = pytest.mark.model
 

@@ -9,13 +9,13 @@ import time
 
 import pytest
 
+from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+from aegis_tui.answer.realize import FALLBACK_TEXT
 from aegis_tui.audit import AuditLog, verify_log
-from aegis_tui.document import Document
 from aegis_tui.engine.handle import Completion, Piece, RequestStats
-from aegis_tui.pipeline import Pipeline, PipelineConfig
-from aegis_tui.quantity import find_quantities
-from aegis_tui.realize import FALLBACK_TEXT
 from aegis_tui.samples import load_gold, sample_path
+from aegis_tui.text.document import Document
+from aegis_tui.text.quantity import find_quantities
 
 QUESTION = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
 
@@ -83,7 +83,7 @@ def states(ans):
 
 def numbers_backed(ans) -> bool:
     """Every quantity in the answer equals the value of a verified fact."""
-    from aegis_tui.quantity import parse_quantity
+    from aegis_tui.text.quantity import parse_quantity
 
     values = {parse_quantity(fv.fact.object_value) for fv in ans.report.verified} if ans.report else set()
     return all(m.quantity in values for m in find_quantities(ans.answer))
@@ -234,7 +234,7 @@ def test_ask_real_model_every_number_verified(cli, sample, question, tmp_path):
     assert proc.returncode in (0, 1), proc.stderr
     out = json.loads(proc.stdout)
     assert out["state"] in ("done", "fallback") and out["mode"] == "two-stage"
-    from aegis_tui.quantity import parse_quantity
+    from aegis_tui.text.quantity import parse_quantity
 
     verified = {parse_quantity(f["fact"]["object_value"]) for f in out["facts"] if f["verdict"] == "pass"}
     for m in find_quantities(out["answer"]):

@@ -5,11 +5,11 @@ import os
 
 import pytest
 
-from aegis_tui.document import Document
+from aegis_tui.answer.prompts import facts_prompt, fewshot, label_grammar, label_prompt, prose_prompt, render
+from aegis_tui.answer.relevance import enumerate_candidates
 from aegis_tui.grammar.validate import lark_acceptor
-from aegis_tui.prompts import facts_prompt, fewshot, label_grammar, label_prompt, prose_prompt, render
-from aegis_tui.relevance import enumerate_candidates
 from aegis_tui.samples import sample_path
+from aegis_tui.text.document import Document
 
 Q = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
 

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from aegis_tui.quantity import Quantity, chinese_to_decimal, find_quantities, parse_quantity
 from aegis_tui.samples import sample_path
+from aegis_tui.text.quantity import Quantity, chinese_to_decimal, find_quantities, parse_quantity
 
 PARSE = [
     ("300元", "300", "CNY", "money"),  # Arabic + yuan

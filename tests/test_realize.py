@@ -2,12 +2,12 @@
 
 import pytest
 
-from aegis_tui.document import Document
-from aegis_tui.quantity import find_quantities, parse_quantity
-from aegis_tui.realize import FALLBACK_TEXT, EntityAwareRealizer
+from aegis_tui.answer.realize import FALLBACK_TEXT, EntityAwareRealizer
+from aegis_tui.answer.verify import Tier1CodeVerifier
 from aegis_tui.samples import load_gold, load_tampered, sample_path
 from aegis_tui.schema import ExtractionPayload
-from aegis_tui.verify import Tier1CodeVerifier
+from aegis_tui.text.document import Document
+from aegis_tui.text.quantity import find_quantities, parse_quantity
 
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
 REALIZER = EntityAwareRealizer()

@@ -2,9 +2,9 @@
 
 import pytest
 
-from aegis_tui.document import Document
-from aegis_tui.relevance import BM25, enumerate_candidates, focus, predicate_asked
+from aegis_tui.answer.relevance import BM25, enumerate_candidates, focus, predicate_asked
 from aegis_tui.samples import load_gold, load_questions, sample_path
+from aegis_tui.text.document import Document
 
 
 @pytest.mark.parametrize("sample", ["policy_zh", "policy_en"])

@@ -2,10 +2,10 @@
 
 import pytest
 
-from aegis_tui.document import Document
-from aegis_tui.quantity import parse_quantity
 from aegis_tui.samples import SAMPLES, load_gold, load_questions, load_tampered, sample_path
 from aegis_tui.schema import ExtractionPayload
+from aegis_tui.text.document import Document
+from aegis_tui.text.quantity import parse_quantity
 
 REFERENCE_QUESTION = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
 

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import pytest
 from fakes import FakeEngine, FakeGauge, label_for, reply_for
 
+from aegis_tui.answer.pipeline import PipelineConfig
 from aegis_tui.errors import ModelError
-from aegis_tui.gauge import GaugeSample
-from aegis_tui.pipeline import PipelineConfig
+from aegis_tui.memory.gauge import GaugeSample
 from aegis_tui.samples import sample_path
 from aegis_tui.tui import AegisApp
 from aegis_tui.tui.document_view import DocumentView, wrap_ranges
@@ -368,12 +368,12 @@ async def test_gauge_poll_never_overlaps(tmp_path):
 @pytest.fixture
 def frozen(monkeypatch):
     """Freeze the clocks the pipeline and the UI show (load time, TTFT, E2E, elapsed) so snapshots are stable."""
-    import aegis_tui.pipeline
+    import aegis_tui.answer.pipeline
     import aegis_tui.tui.app
     import aegis_tui.tui.runs
 
     clock = SimpleNamespace(perf_counter=lambda: 100.0, monotonic=lambda: 100.0)
-    for module in (aegis_tui.pipeline, aegis_tui.tui.app, aegis_tui.tui.runs):
+    for module in (aegis_tui.answer.pipeline, aegis_tui.tui.app, aegis_tui.tui.runs):
         monkeypatch.setattr(module, "time", clock)
     return clock
 
@@ -408,7 +408,7 @@ def test_answered_snapshot(snap_compare, tmp_path, frozen):
 @pytest.mark.model
 @sync
 async def test_reference_question_with_real_model(embedded_model, tmp_path):
-    from aegis_tui.commands.tui import engine_factory
+    from aegis_tui.cli.tui import engine_factory
     from aegis_tui.engine import EngineConfig
 
     app = AegisApp(engine_factory=engine_factory(EngineConfig(model_path=embedded_model, n_parallel=4, n_ctx_per_slot=4096)), gauge=FakeGauge(),

@@ -2,11 +2,7 @@
 
 import pytest
 
-from aegis_tui.document import Document
-from aegis_tui.quantity import parse_quantity
-from aegis_tui.samples import load_gold, load_tampered, sample_path
-from aegis_tui.schema import ExtractionPayload
-from aegis_tui.verify import (
+from aegis_tui.answer.verify import (
     DEFAULT_RULES,
     PREDICATE_DIMENSIONS,
     RuleMatrix,
@@ -16,6 +12,10 @@ from aegis_tui.verify import (
     mentions,
     unsupported_numbers,
 )
+from aegis_tui.samples import load_gold, load_tampered, sample_path
+from aegis_tui.schema import ExtractionPayload
+from aegis_tui.text.document import Document
+from aegis_tui.text.quantity import parse_quantity
 
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
 
@@ -254,7 +254,7 @@ def test_rule_matrix_is_extensible():
 
     @matrix.register("short_quote")
     def short_quote(ctx):
-        from aegis_tui.verify import CheckResult
+        from aegis_tui.answer.verify import CheckResult
         return CheckResult("short_quote", len(ctx.fact.source_text) <= 20, "quote length")
 
     report = Tier1CodeVerifier(DOCS["policy_zh"], matrix).verify(load_gold("policy_zh"))

@@ -6,7 +6,7 @@ import os
 import threading
 import time
 
-from ..commands import add_model_arg
+from ..cli import add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, mean, ratio, rnd, table
 
@@ -86,9 +86,9 @@ def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int,
             progress: bool = True) -> dict:
     """Answer C questions at once in each mode and compare; before each mode a 1-token request primes the
     document prefix (warm, as in a session where the document is already open)."""
-    from ..pipeline import Pipeline, PipelineConfig
-    from ..prompts import facts_prompt, label_prompt, prose_prompt, render
-    from ..relevance import enumerate_candidates
+    from ..answer.pipeline import Pipeline, PipelineConfig
+    from ..answer.prompts import facts_prompt, label_prompt, prose_prompt, render
+    from ..answer.relevance import enumerate_candidates
 
     questions = common.bench_questions(doc_name, c + 1)  # the last one only primes the prefix cache
     cfg = PipelineConfig(strategy=strategy, prose_max_tokens=prose_tokens, top_k=top_k,
@@ -150,7 +150,7 @@ def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int,
 
 
 def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[dict, list[dict]]:
-    from ..verify import unsupported_numbers
+    from ..answer.verify import unsupported_numbers
 
     answers: list = [None] * len(questions)
     engine_s: list[float] = [0.0] * len(questions)

@@ -91,8 +91,8 @@ def resolve_checked_model(explicit: str | None) -> str:
 
 def load_document(name: str, max_chars: int | None = None):
     """A sample ('policy_zh', 'policy_en') or a file path, optionally cut at a line end before max_chars."""
-    from ..document import Document
     from ..samples import SAMPLES, sample_path
+    from ..text.document import Document
 
     path = sample_path(name) if name in SAMPLES else Path(name)
     if not path.is_file():
@@ -490,7 +490,7 @@ def run_threads(work, n: int) -> float:
 
 def finish(args, result: dict, name: str, plot_name: str, format_text) -> int:
     """Write NAME.json and NAME.png under --out, then print the result as text or JSON (the exit code: 0)."""
-    from ..commands import print_json
+    from ..cli import print_json
 
     if args.out:
         write_json(args.out, f"{name}.json", result)
@@ -508,7 +508,7 @@ def finish(args, result: dict, name: str, plot_name: str, format_text) -> int:
 
 def add_run_args(p, name: str) -> None:
     """Options every engine benchmark shares: the document, threads, GPU layers, output folder, progress."""
-    from ..commands import add_format_arg
+    from ..cli import add_format_arg
 
     p.add_argument("--doc", default="policy_zh", help="sample name or document path (default policy_zh)")
     p.add_argument("--doc-chars", type=int, help="cut the document at a line end before N chars (quick: 1200)")

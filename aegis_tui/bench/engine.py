@@ -7,7 +7,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from ..commands import add_format_arg, add_model_arg, print_json
+from ..cli import add_format_arg, add_model_arg, print_json
 
 QUESTIONS = [
     "起付标准是多少？", "报销比例是多少？", "最高支付限额是多少？", "本办法适用于哪些人员？",

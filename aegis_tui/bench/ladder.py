@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import platform
 
-from ..commands import add_model_arg
+from ..cli import add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, ratio, table
 
@@ -65,7 +65,7 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
             n_gpu_layers=None, quick: bool = False, progress: bool = True) -> dict:
     """Cold levels, then warm levels (each followed by the OpenAI peer at the same C, so both see the same
     machine load), then the Llama peer after our engine is closed; every number measured here."""
-    from ..prompts import prose_prompt, render
+    from ..answer.prompts import prose_prompt, render
 
     levels, cold, mt, par, rep = s["levels"], s["cold"], s["max_tokens"], s["parallel"], s["repeat"]
     n = max(levels + cold)

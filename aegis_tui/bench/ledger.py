@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..commands import add_format_arg, print_json
+from ..cli import add_format_arg, print_json
 
 GOAL = 0.01  # weights and KV within 1 %
 
@@ -18,7 +18,7 @@ def register(bsub) -> None:
 
 
 def run(args) -> int:
-    from ..ledger_proof import LOG_RESOLUTION, format_table, run_proof
+    from ..memory.proof import LOG_RESOLUTION, format_table, run_proof
 
     rows = run_proof(args.model, n_threads=args.threads)
     checked = [r for r in rows if r.quantity in ("weights (host)", "KV cache")]

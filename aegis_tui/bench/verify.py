@@ -7,7 +7,7 @@ import random
 import statistics
 import time
 
-from ..commands import add_format_arg, print_json
+from ..cli import add_format_arg, print_json
 
 GOAL_SAMPLE_MS = 2.0
 GOAL_LARGE_S = 1.0
@@ -31,10 +31,10 @@ def _ms(seconds: float) -> float:
 
 def bench_sample(repeat: int = 200) -> dict:
     """Verify + realize the 7 gold facts of policy_zh: first call (cold index) and the warm median."""
-    from ..document import Document
-    from ..realize import EntityAwareRealizer
+    from ..answer.realize import EntityAwareRealizer
+    from ..answer.verify import Tier1CodeVerifier
     from ..samples import load_gold, sample_path
-    from ..verify import Tier1CodeVerifier
+    from ..text.document import Document
 
     text = sample_path("policy_zh").read_text(encoding="utf-8")
     payload = load_gold("policy_zh")
@@ -101,10 +101,10 @@ def synthetic(size_bytes: int, n_facts: int, seed: int = 7):
 
 
 def _time_large(text: str, facts, chunk: int = 24) -> dict:
-    from ..document import Document
-    from ..realize import EntityAwareRealizer
+    from ..answer.realize import EntityAwareRealizer
+    from ..answer.verify import Tier1CodeVerifier
     from ..schema import ExtractionPayload
-    from ..verify import Tier1CodeVerifier
+    from ..text.document import Document
 
     t0 = time.perf_counter()
     doc = Document.from_text(text, path="synthetic")

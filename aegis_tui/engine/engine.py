@@ -83,8 +83,8 @@ class Engine:
         """Predict memory with the ledger and refuse a config that will not fit (with what would)."""
         import psutil
 
-        from ..gauge import gpu_memory_total
-        from ..ledger import check_fits, ledger_config_from_settings
+        from ..memory.gauge import gpu_memory_total
+        from ..memory.ledger import check_fits, ledger_config_from_settings
 
         cfg = self.config
         settings = cfg.llama_context_settings(self.model_info.sliding_window)

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..document import Document, Span
 from ..schema import MAX_FACTS, MAX_PREDICATE, MAX_SOURCE, MAX_SUBJECT, MAX_VALUE
+from ..text.document import Document, Span
 from .gbnf import JSON_CHAR_RULE, WS_RULE, bounded_string, json_key, json_string_literal, literal
 
 _WS = re.compile(r"\s+")
@@ -34,7 +34,7 @@ def quote_text(span_text: str) -> str:
 
 def candidate_spans(doc: Document, levels: Sequence[str] = ("sentences", "clauses", "fragments")) -> list[Span]:
     """Every distinct span at the given segmentation levels that contains at least one quantity."""
-    from ..quantity import find_quantities
+    from ..text.quantity import find_quantities
 
     seen: set[str] = set()
     out: list[Span] = []
@@ -51,7 +51,7 @@ def candidate_spans(doc: Document, levels: Sequence[str] = ("sentences", "clause
 
 def span_values(text: str) -> list[str]:
     """Distinct quantity strings inside a quote, in order, each short enough to be an object_value."""
-    from ..quantity import find_quantities
+    from ..text.quantity import find_quantities
 
     vals: list[str] = []
     for m in find_quantities(text):

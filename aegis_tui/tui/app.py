@@ -60,7 +60,7 @@ class AegisApp(App):
         self.model_label = model_label
         self.poll_interval = poll_interval
         if gauge is None:
-            from ..gauge import Gauge
+            from ..memory.gauge import Gauge
 
             gauge = Gauge(interval_s=poll_interval, history=60)
         self.gauge = gauge
@@ -145,7 +145,7 @@ class AegisApp(App):
         self.post_message(m.ModelReady(engine, time.perf_counter() - t0, ledger))
 
     def _load_document(self, path: str) -> None:
-        from ..document import Document
+        from ..text.document import Document
 
         try:
             self.post_message(m.DocumentOpened(Document.load(path)))
@@ -241,7 +241,7 @@ class AegisApp(App):
         self._show_model_status()
 
     def on_model_ready(self, msg: m.ModelReady) -> None:
-        from ..pipeline import Pipeline, PipelineConfig
+        from ..answer.pipeline import Pipeline, PipelineConfig
 
         if self._closing:
             msg.engine.close()

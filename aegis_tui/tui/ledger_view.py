@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 def engine_ledger(engine):
     """The ledger predicted for the engine's model and config, or None when the engine does not say."""
-    from ..ledger import ledger_config_from_settings, predict
+    from ..memory.ledger import ledger_config_from_settings, predict
 
     info = getattr(engine, "model_info", None)
     config = getattr(engine, "config", None)
@@ -22,8 +22,8 @@ def engine_ledger(engine):
 
 def ledger_text(engine, ledger, sample) -> str:
     """`aegis ledger`'s whiteboard for the running engine, budgeted against the gauge's total memory."""
-    from ..commands.ledger import whiteboard
-    from ..ledger import DEFAULT_MARGIN, max_fit
+    from ..cli.ledger import whiteboard
+    from ..memory.ledger import DEFAULT_MARGIN, max_fit
 
     info, config = engine.model_info, engine.config
     if sample is not None and sample.total_bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..gauge import na, sparkline
+from ..memory.gauge import na, sparkline
 
 GiB = 1024 ** 3
 MiB = 1024 ** 2

@@ -7,9 +7,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .docindex import LIST_ITEM
-from .document import Document, Span
-from .schema import MAX_SOURCE
+from ..schema import MAX_SOURCE
+from ..text.docindex import LIST_ITEM
+from ..text.document import Document, Span
 
 # A small synonym table: a question's wording → the wordings policies use. Expanding the question (not the
 # document) keeps the index per document fixed.
@@ -159,7 +159,7 @@ def _carried_heads(doc: Document) -> dict[int, str]:
 
 def _units(clause: Span, fragments: list[Span]):
     """(span, quantities) pairs that hold the values of a clause: the clause itself when it holds one value."""
-    from .quantity import find_quantities
+    from ..text.quantity import find_quantities
 
     qs = [m for m in find_quantities(clause.text) if m.quantity.dimension != "date"]
     if len(qs) <= 1:
@@ -251,7 +251,7 @@ def focus(subjects: list[str], question: str) -> set[str] | None:
     beside 一级/二级…); a subject is in focus when all its distinguishing units occur in the question. When
     no subject, or every subject, is in focus, the question singles nothing out.
     """
-    from .entities import units
+    from ..text.entities import units
 
     uniq = list(dict.fromkeys(subjects))
     if len(uniq) < 2:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
 
-from .errors import BudgetError
+from ..errors import BudgetError
 
 MiB = 1024 * 1024
 GiB = 1024 * MiB

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from ..document import Document
+from ..answer.pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
 from ..errors import InputError
-from ..pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
+from ..text.document import Document
 from . import add_engine_args, add_format_arg, open_engine, print_json
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from ..errors import BudgetError, InputError
-from ..ledger import DEFAULT_MARGIN, GiB, Ledger, MiB, max_fit, predict, usable
+from ..memory.ledger import DEFAULT_MARGIN, GiB, Ledger, MiB, max_fit, predict, usable
 from . import add_engine_args, add_format_arg, print_json
 
 
@@ -47,8 +47,8 @@ def _budget(args, gpu_planned: bool, gpu_total: int | None, gpu_label: str) -> t
 
 
 def run(args) -> int:
-    from ..gauge import gpu_memory_total
-    from ..ledger import ledger_config_from_settings
+    from ..memory.gauge import gpu_memory_total
+    from ..memory.ledger import ledger_config_from_settings
     from ..models import inspect_model, resolve_model
 
     if args.ctx < 16 or args.parallel < 1:

@@ -74,9 +74,9 @@ def format_table(report) -> str:
 
 
 def run(args) -> int:
-    from ..document import Document
+    from ..answer.verify import Tier1CodeVerifier
     from ..schema import parse_payload
-    from ..verify import Tier1CodeVerifier
+    from ..text.document import Document
 
     document = Document.load(args.document)
     payload = parse_payload(_read_facts(args.facts))

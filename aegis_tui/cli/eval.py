@@ -25,10 +25,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..document import Document
-    from ..evaluation import score, summarize
-    from ..pipeline import Pipeline, PipelineConfig
+    from ..answer.evaluation import score, summarize
+    from ..answer.pipeline import Pipeline, PipelineConfig
     from ..samples import SAMPLES, load_gold, load_questions, sample_path
+    from ..text.document import Document
 
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     bad = [m for m in modes if m not in ("fan-out", "single-pass", "baseline")]

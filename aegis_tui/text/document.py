@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from .errors import DocumentError
+from ..errors import DocumentError
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 

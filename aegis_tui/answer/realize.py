@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .document import Document
-from .quantity import Quantity, find_quantities, parse_quantity
-from .schema import FactType
+from ..schema import FactType
+from ..text.document import Document
+from ..text.quantity import Quantity, find_quantities, parse_quantity
 from .verify import FactVerdict, VerificationReport, _label, document_index, mentions
 
 FALLBACK_TEXT = {

@@ -38,7 +38,7 @@ TEXT = {
 
 @lru_cache(maxsize=1)
 def fewshot() -> dict:
-    return json.loads(resources.files("aegis_tui").joinpath("fewshot.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("aegis_tui.answer").joinpath("fewshot.json").read_text(encoding="utf-8"))
 
 
 def _lang(lang: str) -> str:
@@ -160,7 +160,7 @@ def label_grammar(cand: Candidate, repair: dict | None = None) -> str:
 
     Relevance comes last so that even a small model that is biased towards "false" has labelled the value.
     """
-    from .grammar.grounded import containing_rule, substring_rule
+    from ..grammar.grounded import containing_rule, substring_rule
 
     rules: list[tuple[str, str]] = []
     subj_alts = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .document import Document
-from .quantity import find_quantities, parse_quantity
-from .schema import AtomicFact
+from ..schema import AtomicFact
+from ..text.document import Document
+from ..text.quantity import find_quantities, parse_quantity
 
 
 @dataclass

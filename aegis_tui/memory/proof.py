@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .errors import EngineError
+from ..errors import EngineError
 from .ledger import LedgerConfig, MiB, predict
 
 # "load_tensors:   CPU_Mapped model buffer size =   235.16 MiB"
@@ -52,7 +52,7 @@ class LoadedModel:
     """A GGUF loaded once (n_gpu_layers=0) through engine.native, ready to build several contexts."""
 
     def __init__(self, path: str, n_gpu_layers: int = 0, n_threads: int = 1) -> None:
-        from .engine.native import llama, log_capture
+        from ..engine.native import llama, log_capture
 
         self.ll = llama()
         self.log = log_capture()
@@ -149,7 +149,7 @@ PROOF_CONFIGS = [
 
 def proof_models() -> list[str]:
     """The embedded Gemma 3 (sliding window) and SmolLM2 (llama architecture) when installed."""
-    from .models import embedded_model_path, smollm2_path
+    from ..models import embedded_model_path, smollm2_path
 
     paths = [str(embedded_model_path())]
     smol = smollm2_path()
@@ -161,7 +161,7 @@ def proof_models() -> list[str]:
 def run_proof(paths: list[str] | None = None, configs: list[LedgerConfig] | None = None,
               n_threads: int = 1) -> list[ProofRow]:
     """Load each model once, build every config's context from it, and compare."""
-    from .models import inspect_model
+    from ..models import inspect_model
 
     rows: list[ProofRow] = []
     for path in paths or proof_models():

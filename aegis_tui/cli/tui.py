@@ -29,9 +29,9 @@ def engine_factory(config):
 
 
 def run(args) -> int:
-    from ..document import Document
+    from ..answer.pipeline import PipelineConfig
     from ..models import check_gguf_file, resolve_model
-    from ..pipeline import PipelineConfig
+    from ..text.document import Document
 
     if args.doc:
         Document.load(args.doc)  # a bad DOC is a one-line error and exit 2, before the screen is taken over

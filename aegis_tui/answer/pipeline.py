@@ -11,11 +11,11 @@ from typing import Callable
 
 from pydantic import ValidationError
 
-from .document import Document, Span
-from .errors import AegisError
+from ..errors import AegisError
+from ..schema import MAX_FACTS, AtomicFact, ExtractionPayload, FactType
+from ..text.document import Document, Span
 from .prompts import facts_prompt, label_grammar, label_prompt, prose_prompt, render
 from .relevance import Candidate, asked_predicates, enumerate_candidates, focus, predicate_asked
-from .schema import MAX_FACTS, AtomicFact, ExtractionPayload, FactType
 
 MODES = ("two-stage", "baseline")
 STRATEGIES = ("fan-out", "single-pass")
@@ -160,7 +160,7 @@ class Pipeline:
             raise AegisError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
         question = question.strip()
         if not question:
-            from .errors import InputError
+            from ..errors import InputError
 
             raise InputError("the question is empty")
         ans = Answer(question=question, mode=mode, strategy=self.config.strategy if mode == "two-stage" else "prose")
@@ -286,7 +286,7 @@ class Pipeline:
         return verifier.verify(ExtractionPayload(atomic_facts=kept))
 
     def _submit(self, job: _Job, prompt: str, grammar: str | None, max_tokens: int, stop=None):
-        from .engine.config import Sampling
+        from ..engine.config import Sampling
 
         attempt = max(job.answer.attempts, 1)
         sampling = Sampling() if attempt == 1 else Sampling(temperature=self.config.repair_temperature,
@@ -368,7 +368,7 @@ class Pipeline:
         asks for as many facts as failed, which replace them slot for slot. An unusable output (cut off,
         invalid JSON) fails slot -1, which makes the next attempt a full one again.
         """
-        from .grammar.grounded import grounded_grammar
+        from ..grammar.grounded import grounded_grammar
 
         repairing = [i for i in pending if i >= 0 and i in failures]
         if repairing:
@@ -423,7 +423,7 @@ class Pipeline:
     def _audit(self, doc: Document, ans: Answer) -> None:
         if self.audit is None:
             return
-        from .audit import build_record
+        from ..audit import build_record
 
         extra = {"kind": "answer", "mode": ans.mode, "strategy": ans.strategy, "state": ans.state,
                  "answer": ans.answer, "attempts": ans.attempts, "rejected": ans.rejected}

@@ -32,8 +32,8 @@ def register(sub) -> None:
 def run(args) -> int:
     t0 = time.perf_counter()
     if args.doc:
-        from ..document import Document
         from ..grammar.grounded import grounded_grammar
+        from ..text.document import Document
 
         doc = Document.load(args.doc)
         t0 = time.perf_counter()

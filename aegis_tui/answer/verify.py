@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-from .docindex import LIST_ITEM, DocumentIndex, document_index
-from .document import Document, Span, fold
-from .entities import mentions, same_entity
-from .entities import units as name_units
-from .quantity import Quantity, QuantityMatch, find_quantities, parse_quantity
-from .schema import AtomicFact, ExtractionPayload, FactType
+from ..schema import AtomicFact, ExtractionPayload, FactType
+from ..text.docindex import LIST_ITEM, DocumentIndex, document_index
+from ..text.document import Document, Span, fold
+from ..text.entities import mentions, same_entity
+from ..text.entities import units as name_units
+from ..text.quantity import Quantity, QuantityMatch, find_quantities, parse_quantity
 
 # predicate keyword -> dimensions its value may have; data, searched longest keyword first, extensible.
 PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {

@@ -1,0 +1,1 @@
+"""Text: document loading and segmentation, the per-document index, quantities and their grammar, entity mentions, the lexicon."""
