@@ -30,6 +30,20 @@ def llama():
     return _module
 
 
+def tokenize(vocab, text: str, add_special: bool = True) -> list[int]:
+    """Tokens of text in a llama.cpp vocabulary; special-token text such as <start_of_turn> is parsed as the token."""
+    ll = llama()
+    data = text.encode("utf-8")
+    cap = len(data) + 16
+    arr = (ctypes.c_int32 * cap)()
+    n = ll.llama_tokenize(vocab, data, len(data), arr, cap, add_special, True)
+    if n < 0:
+        cap = -n
+        arr = (ctypes.c_int32 * cap)()
+        n = ll.llama_tokenize(vocab, data, len(data), arr, cap, add_special, True)
+    return list(arr[:n])
+
+
 class LlamaLog:
     """Everything llama.cpp and ggml log, kept as complete lines (fragments joined) instead of printed."""
 
