@@ -7,6 +7,7 @@ import pytest
 
 from aegis_tui.answer.prompts import facts_prompt, fewshot, label_grammar, label_prompt, prose_prompt, render
 from aegis_tui.answer.relevance import enumerate_candidates
+from aegis_tui.answer.repair import RepairNote
 from aegis_tui.grammar.validate import lark_acceptor
 from aegis_tui.samples import sample_path
 from aegis_tui.text.document import Document
@@ -44,7 +45,7 @@ def test_fewshot_comes_from_another_document(lang, sample):
 
 
 def test_repair_note_names_rule(doc, cands):
-    p = label_prompt(doc.text, Q, cands[0], "zh", repair={"prev": "{}", "rule": "entity_binding", "detail": "x"})
+    p = label_prompt(doc.text, Q, cands[0], "zh", repair=RepairNote("{}", "entity_binding", "x"))
     assert "entity_binding" in p.suffix and p.suffix.endswith("答案：")
 
 
@@ -87,12 +88,12 @@ def test_english_entity_after_value(doc):
 def test_repair_grammar_targets_the_failure(doc, cands):
     c = next(c for c in cands if c.value == "20万元")
     # predicate_relevance: the predicate must now contain the asked word
-    acc = lark_acceptor(label_grammar(c, {"require_pred": "最高支付限额"}))
+    acc = lark_acceptor(label_grammar(c, RepairNote("{}", "predicate_relevance", "", require_pred="最高支付限额")))
     acc.parse('{"subject": "统筹基金", "predicate": "年度最高支付限额", "relevant": true}')
     with pytest.raises(Exception):
         acc.parse('{"subject": "统筹基金", "predicate": "年度", "relevant": true}')
     # label: the subject may no longer repeat the predicate's words
-    acc = lark_acceptor(label_grammar(c, {"avoid_subject": "年度最高支付限额"}))
+    acc = lark_acceptor(label_grammar(c, RepairNote("{}", "label", "", avoid_subject="年度最高支付限额")))
     acc.parse('{"subject": "统筹基金", "predicate": "年度最高支付限额", "relevant": true}')
     with pytest.raises(Exception):
         acc.parse('{"subject": "年度最高支付限额", "predicate": "年度最高支付限额", "relevant": true}')

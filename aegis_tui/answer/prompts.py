@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from ..grammar.grounded import containing_rule, substring_rule
+from ..text.lexicon import CJK, FUNCTION_WORDS_EN
 from .relevance import Candidate
+from .repair import RepairNote
 
 TEXT = {
     "zh": {
@@ -91,7 +94,8 @@ def document_prefix(doc_text: str, lang: str) -> str:
     return TEXT[_lang(lang)]["doc"].format(doc=doc_text.strip())
 
 
-def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str, repair: dict | None = None) -> PromptParts:
+def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str,
+                 repair: RepairNote | None = None) -> PromptParts:
     """Fan-out: the model labels subject and predicate of one (clause, value) candidate."""
     t = TEXT[_lang(lang)]
     ex = fewshot()[_lang(lang)]
@@ -103,12 +107,12 @@ def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str, repai
     prefix = "".join(lines)
     suffix = f"{t['clause']}{cand.context}\n{t['value']}{cand.value}\n"
     if repair:
-        suffix += t["repair"].format(**repair)
+        suffix += t["repair"].format(prev=repair.prev, rule=repair.rule, detail=repair.detail)
     suffix += t["answer"]
     return PromptParts(prefix, suffix, system=t["task_label"].format(src=ex["document"]).strip())
 
 
-def facts_prompt(doc_text: str, question: str, lang: str, repair: dict | None = None) -> PromptParts:
+def facts_prompt(doc_text: str, question: str, lang: str, repair: RepairNote | None = None) -> PromptParts:
     """Single pass: the model lists every fact as an ExtractionPayload under the grounded grammar."""
     t = TEXT[_lang(lang)]
     ex = fewshot()[_lang(lang)]
@@ -116,7 +120,7 @@ def facts_prompt(doc_text: str, question: str, lang: str, repair: dict | None = 
               + f"{t['q']}{ex['question']}\n{t['answer']}{_compact(_grammar_order(ex['facts']))}\n")
     suffix = f"{t['q']}{question.strip()}\n"
     if repair:
-        suffix += t["repair"].format(**repair)
+        suffix += t["repair"].format(prev=repair.prev, rule=repair.rule, detail=repair.detail)
     suffix += t["answer"]
     return PromptParts(prefix, suffix, system=t["task_facts"].format(src=ex["document"]).strip())
 
@@ -140,13 +144,12 @@ def prose_prompt(doc_text: str, question: str, lang: str) -> PromptParts:
 
 _SEP = re.compile(r"[，、,；;：:。]")
 _ENTITY_AFTER = re.compile(r"\s*(?:for|in|at|on|to|of)\s", re.IGNORECASE)
-_FUNCTION_WORDS = {"and", "or", "the", "a", "an", "per", "each", "of", "in", "for", "at", "on", "to", "is", "are"}
 
 
 def _content(text: str) -> bool:
     """Whether text has a content word (any CJK, or an English word that is not a function word)."""
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text) or any(
-        w.lower() not in _FUNCTION_WORDS for w in re.findall(r"[A-Za-z][A-Za-z\-]*", text))
+    return CJK.search(text) is not None or any(
+        w.lower() not in FUNCTION_WORDS_EN for w in re.findall(r"[A-Za-z][A-Za-z\-]*", text))
 
 
 def _last_pieces(text: str, n: int) -> str:
@@ -155,13 +158,11 @@ def _last_pieces(text: str, n: int) -> str:
     return text[cuts[-n]:] if len(cuts) >= n else text
 
 
-def label_grammar(cand: Candidate, repair: dict | None = None) -> str:
+def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
     """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
 
     Relevance comes last so that even a small model that is biased towards "false" has labelled the value.
     """
-    from ..grammar.grounded import containing_rule, substring_rule
-
     rules: list[tuple[str, str]] = []
     subj_alts = []
     # The value's own fragment; with the one before it when the own fragment is short ("报销比例为").
@@ -173,7 +174,7 @@ def label_grammar(cand: Candidate, repair: dict | None = None) -> str:
         pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
     elif not _content(near_after):
         pieces = pieces[:1]
-    avoid = (repair or {}).get("avoid_subject")
+    avoid = repair.avoid_subject if repair else None
     for name, text in pieces:
         # a repair of "the subject repeats the predicate" takes the predicate's words out of the subject's span
         parts = [p for p in text.split(avoid)] if avoid and avoid in text else [text]
@@ -186,7 +187,7 @@ def label_grammar(cand: Candidate, repair: dict | None = None) -> str:
     colon = max(cand.before.rfind("："), cand.before.rfind(":"))
     own_head = cand.before[: colon + 1] if colon >= 0 and not near_before.startswith(cand.before[: colon + 1]) else ""
     pred_text = (head + own_head + near_before).strip() or cand.context
-    need = (repair or {}).get("require_pred")
+    need = repair.require_pred if repair else None
     if need and need in pred_text:
         rules += containing_rule("pred", pred_text, need)  # a repair: the predicate must name what is asked
     else:

@@ -6,10 +6,27 @@ import itertools
 import queue
 import threading
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Callable, Iterator
 
-FINISH_REASONS = ("eog", "length", "grammar", "stop", "cancelled", "closed", "error")
 _ids = itertools.count(1)
+
+
+class FinishReason(StrEnum):
+    """Why a request ended; the values are what completions and JSON reports have always said."""
+
+    EOG = "eog"              # the model's end-of-generation token
+    LENGTH = "length"        # max_tokens reached: the output is cut off
+    GRAMMAR = "grammar"      # the grammar is complete
+    STOP = "stop"            # a stop string matched
+    CANCELLED = "cancelled"
+    CLOSED = "closed"        # the engine closed first
+    ERROR = "error"
+
+    @property
+    def aborted(self) -> bool:
+        """The request was ended from outside or failed, so its text is no answer at all."""
+        return self in (FinishReason.CANCELLED, FinishReason.CLOSED, FinishReason.ERROR)
 
 
 @dataclass(frozen=True)
@@ -40,10 +57,14 @@ class Completion:
     """The final result of a request."""
 
     text: str
-    finish_reason: str
+    finish_reason: FinishReason
     error: str | None
     tokens: list[int]
     stats: RequestStats
+
+    def __post_init__(self) -> None:
+        # Callers (the scheduler, test fakes) may pass the plain value; an unknown reason fails here, not later.
+        self.finish_reason = FinishReason(self.finish_reason)
 
 
 @dataclass(frozen=True)
