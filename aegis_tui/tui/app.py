@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from functools import partial
+from functools import partial, wraps
 from pathlib import Path
 from typing import Callable
 
@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar
 
+from ..answer.states import State
 from ..errors import AegisError
 from . import messages as m
 from .answer_pane import AnswerPane
@@ -22,12 +23,26 @@ from .document_view import DocumentView
 from .monitor import GaugePane, SlotsPane, gauge_text, slots_text
 from .questions import QuestionInput, QuestionsList
 from .report_pane import ReportPane
-from .runs import FAILED, QUEUED, WAITING, QuestionRun
+from .runs import FINAL, QuestionRun, RunState
 from .screens import LedgerScreen, PathScreen
 
 
 def _error_text(exc: BaseException) -> str:
     return str(exc) if isinstance(exc, AegisError) else f"{type(exc).__name__}: {exc}"
+
+
+def _while_running(handler):
+    """Drop a message that lands while the app shuts down: the widgets it would update are being removed.
+
+    Workers post from their threads at any time; Textual stops the app (is_running False) before it prunes the
+    screen, and a message handled after that would query widgets that are gone (NoMatches).
+    """
+    @wraps(handler)
+    def handle(self, msg):
+        if self.is_running:
+            return handler(self, msg)
+
+    return handle
 
 
 class AegisApp(App):
@@ -197,7 +212,7 @@ class AegisApp(App):
             self.run_worker(self._poll_work, thread=True, group="poll", name="poll", exit_on_error=False)
 
     def _start(self, run: QuestionRun, mode: str) -> None:
-        run.state[mode] = QUEUED
+        run.state[mode] = RunState.QUEUED
         self.run_worker(partial(self._answer, run, mode), thread=True, group="answers",
                         name=f"q{run.qid}-{mode}", exit_on_error=False)
 
@@ -236,6 +251,7 @@ class AegisApp(App):
             self.query_one(AnswerPane).show(run, self.baseline_mode or "baseline" in run.modes)
 
     # ---- messages -----------------------------------------------------------------------------------------
+    @_while_running
     def on_model_progress(self, msg: m.ModelProgress) -> None:
         self.model_step = msg.step
         self._show_model_status()
@@ -243,7 +259,7 @@ class AegisApp(App):
     def on_model_ready(self, msg: m.ModelReady) -> None:
         from ..answer.pipeline import Pipeline, PipelineConfig
 
-        if self._closing:
+        if self._closing or not self.is_running:
             msg.engine.close()
             return
         self.engine, self.ledger = msg.engine, msg.ledger
@@ -260,10 +276,11 @@ class AegisApp(App):
         self._show_model_status()
         for run in self.runs.values():
             for mode in run.modes:
-                if run.state.get(mode) == WAITING:
+                if run.state.get(mode) == RunState.WAITING:
                     self._start(run, mode)
                     self._refresh_run(run)
 
+    @_while_running
     def on_model_failed(self, msg: m.ModelFailed) -> None:
         self.model_error = msg.error
         self.query_one("#model-progress").display = False
@@ -271,32 +288,39 @@ class AegisApp(App):
         self.notify(f"The model could not be loaded: {msg.error}", title="Model", severity="error", timeout=10)
         for run in self.runs.values():
             for mode in run.modes:
-                if run.state.get(mode) == WAITING:
-                    run.state[mode], run.errors[mode] = FAILED, f"no model: {msg.error}"
+                if run.state.get(mode) == RunState.WAITING:
+                    run.state[mode], run.errors[mode] = RunState.FAILED, f"no model: {msg.error}"
             self._refresh_run(run)
 
+    @_while_running
     def on_document_opened(self, msg: m.DocumentOpened) -> None:
         self._set_document(msg.document)
         if self.current_run() is not None:
             self.show_run(None)  # a new document starts with a clean answer pane; its questions stay listed
 
+    @_while_running
     def on_document_failed(self, msg: m.DocumentFailed) -> None:
         self.notify(msg.error, title="Cannot open the document", severity="error", timeout=8)
 
+    @_while_running
     def on_question_progress(self, msg: m.QuestionProgress) -> None:
         run = self.runs.get(msg.qid)
-        if run is None or run.state.get(msg.mode) in ("DONE", "FALLBACK", "CANCELLED", FAILED):
+        if run is None or run.state.get(msg.mode) in FINAL:
             return
-        run.state[msg.mode], run.tokens[msg.mode] = msg.state, msg.tokens
+        if msg.state not in FINAL:
+            # the final state comes with the Answer (QuestionAnswered): a run is never finished without it
+            run.state[msg.mode] = msg.state
+        run.tokens[msg.mode] = msg.tokens
         if not msg.detail.endswith(" tokens"):  # token ticks keep the step's own detail line
             run.detail[msg.mode] = msg.detail
         self._refresh_run(run)
 
+    @_while_running
     def on_question_answered(self, msg: m.QuestionAnswered) -> None:
         run = self.runs[msg.qid]
         ans = msg.answer
         run.answers[msg.mode] = ans
-        run.state[msg.mode] = ans.state.upper()
+        run.state[msg.mode] = ans.state.final_state
         run.tokens[msg.mode] = ans.generated_tokens
         if run.finished:
             run.t_end = time.monotonic()
@@ -308,14 +332,16 @@ class AegisApp(App):
         elif run.finished:
             self.notify(f"Question {run.qid}: {run.summary_state()}", title="Answered")
 
+    @_while_running
     def on_question_failed(self, msg: m.QuestionFailed) -> None:
         run = self.runs[msg.qid]
-        run.state[msg.mode], run.errors[msg.mode] = FAILED, msg.error
+        run.state[msg.mode], run.errors[msg.mode] = RunState.FAILED, msg.error
         if run.finished:
             run.t_end = time.monotonic()
         self._refresh_run(run)
         self.notify(msg.error, title=f"Question {run.qid} failed", severity="error", timeout=8)
 
+    @_while_running
     def on_polled(self, msg: m.Polled) -> None:
         if self._closing:
             return
@@ -330,13 +356,16 @@ class AegisApp(App):
         self.polls += 1
         self.set_timer(self.poll_interval, self._poll)  # re-armed only after this poll finished
 
+    @_while_running
     def on_exported(self, msg: m.Exported) -> None:
         self.exports += [Path(p) for p in msg.paths]
         self.notify("\n".join(msg.paths), title="Report exported")
 
+    @_while_running
     def on_export_failed(self, msg: m.ExportFailed) -> None:
         self.notify(msg.error, title="Export failed", severity="error")
 
+    @_while_running
     def on_report_pane_fact_selected(self, msg: ReportPane.FactSelected) -> None:
         self.query_one(DocumentView).highlight(msg.row.spans)
 
@@ -368,7 +397,7 @@ class AegisApp(App):
             return
         run = QuestionRun(next(self._qids), text, self.document, [])
         for mode in ["two-stage"] + (["baseline"] if self.baseline_mode else []):
-            run.add_mode(mode, WAITING if self.pipeline is None else QUEUED)
+            run.add_mode(mode, RunState.WAITING if self.pipeline is None else RunState.QUEUED)
             if self.pipeline is None:
                 run.detail[mode] = "waiting for the model to load"
         self.runs[run.qid] = run
@@ -391,8 +420,8 @@ class AegisApp(App):
             return
         run.cancel.set()
         for mode in run.modes:
-            if run.state.get(mode) == WAITING:
-                run.state[mode] = "CANCELLED"
+            if run.state.get(mode) == RunState.WAITING:
+                run.state[mode] = State.CANCELLED
                 run.detail[mode] = "cancelled before the model was ready"
         if run.finished:
             run.t_end = time.monotonic()
@@ -403,7 +432,7 @@ class AegisApp(App):
         self.baseline_mode = not self.baseline_mode
         run = self.current_run()
         if self.baseline_mode and run is not None and "baseline" not in run.modes and not self.model_error:
-            run.add_mode("baseline", WAITING if self.pipeline is None else QUEUED)
+            run.add_mode("baseline", RunState.WAITING if self.pipeline is None else RunState.QUEUED)
             run.t_end = None
             if self.pipeline is not None:
                 self._start(run, "baseline")
