@@ -6,6 +6,7 @@ import os
 import threading
 import time
 
+from ..answer.states import Outcome
 from ..cli import add_model_arg
 from . import common
 from .common import Progress, check_range, fmt, mean, ratio, rnd, table
@@ -183,7 +184,7 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[dic
             "facts_verified": a.verified_count, "unsupported_numbers": unsupported,
             "generated_tokens": a.generated_tokens, "engine_requests": n_req, "attempts": a.attempts,
         })
-    completed = sum(1 for r in rows if r["state"] in ("done", "fallback") and not r["error"])
+    completed = sum(1 for r in rows if r["state"] in (Outcome.DONE, Outcome.FALLBACK) and not r["error"])
     summary = {
         "completed": completed, "total": len(questions),
         "avg_ttft_s": rnd(mean(r["ttft_s"] for r in rows)), "avg_e2e_s": rnd(mean(r["e2e_s"] for r in rows)),
@@ -196,7 +197,7 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[dic
         "unsupported_numbers": sum(len(r["unsupported_numbers"]) for r in rows),
         "generated_tokens": sum(r["generated_tokens"] for r in rows),
         "engine_requests": sum(r["engine_requests"] for r in rows),
-        "answered": sum(1 for r in rows if r["state"] == "done"),
+        "answered": sum(1 for r in rows if r["state"] == Outcome.DONE),
     }
     return summary, rows
 

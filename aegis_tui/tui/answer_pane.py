@@ -7,7 +7,11 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
-STATE_STYLE = {"DONE": "bold green", "FALLBACK": "bold yellow", "CANCELLED": "bold magenta", "FAILED": "bold red"}
+from ..answer.states import State
+from .runs import RunState
+
+STATE_STYLE = {State.DONE: "bold green", State.FALLBACK: "bold yellow", State.CANCELLED: "bold magenta",
+               RunState.FAILED: "bold red"}
 
 
 def _secs(v) -> str:

@@ -5,11 +5,20 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
+from enum import StrEnum
 
-WAITING = "WAITING"  # asked before the model was ready
-QUEUED = "QUEUED"
-FAILED = "FAILED"
-FINAL = {"DONE", "FALLBACK", "CANCELLED", FAILED}
+from ..answer.states import State
+
+
+class RunState(StrEnum):
+    """A run's states outside the pipeline's own (State): before the pipeline starts, or when it cannot run."""
+
+    WAITING = "WAITING"  # asked before the model was ready
+    QUEUED = "QUEUED"
+    FAILED = "FAILED"
+
+
+FINAL = frozenset({State.DONE, State.FALLBACK, State.CANCELLED, RunState.FAILED})
 
 
 @dataclass
@@ -20,7 +29,7 @@ class QuestionRun:
     question: str
     document: object
     modes: list[str]
-    state: dict[str, str] = field(default_factory=dict)
+    state: dict[str, State | RunState] = field(default_factory=dict)
     detail: dict[str, str] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=dict)
     answers: dict[str, object] = field(default_factory=dict)
@@ -29,7 +38,7 @@ class QuestionRun:
     t0: float = field(default_factory=lambda: time.monotonic())
     t_end: float | None = None
 
-    def add_mode(self, mode: str, state: str = QUEUED) -> None:
+    def add_mode(self, mode: str, state: State | RunState = RunState.QUEUED) -> None:
         if mode not in self.modes:
             self.modes.append(mode)
         self.state[mode] = state
@@ -49,8 +58,8 @@ class QuestionRun:
         """The two-stage Answer (or the first mode's), once finished."""
         return self.answers.get(self.main_mode)
 
-    def summary_state(self) -> str:
-        return self.state.get(self.main_mode, QUEUED)
+    def summary_state(self) -> State | RunState:
+        return self.state.get(self.main_mode, RunState.QUEUED)
 
     def total_tokens(self) -> int:
         return sum(self.tokens.values())
