@@ -10,35 +10,11 @@ from dataclasses import dataclass
 from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
+from ..text.entities import units
+from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
+from ..text.quantity import find_quantities
 
-# A small synonym table: a question's wording → the wordings policies use. Expanding the question (not the
-# document) keeps the index per document fixed.
-SYNONYMS: dict[str, list[str]] = {
-    "封顶线": ["最高支付限额", "封顶"],
-    "封顶": ["最高支付限额"],
-    "最高限额": ["最高支付限额"],
-    "起付线": ["起付标准"],
-    "门槛": ["起付线", "起付标准"],
-    "报销比例": ["支付比例", "报销"],
-    "报多少": ["报销比例"],
-    "医院": ["医疗机构"],
-    "cap": ["capped", "limit", "maximum", "up to", "limited to"],
-    "limit": ["cap", "capped", "maximum", "up to"],
-    "hotel": ["lodging"],
-    "lodging": ["hotel", "accommodation"],
-    "reimbursed": ["reimbursement", "rate"],
-    "mileage": ["mile", "miles"],
-    "meals": ["meal", "per diem"],
-    "deadline": ["within", "days"],
-    "how soon": ["within", "days", "deadline"],
-    "how long": ["within", "days"],
-}
-_STOP_EN = {
-    "the", "a", "an", "of", "in", "is", "are", "what", "how", "much", "many", "for", "to", "and", "or", "do",
-    "does", "at", "on", "by", "be", "with", "which", "my", "i", "can", "per", "it", "its", "this", "that",
-}
-_STOP_ZH = set("的了是在和与及或为请问多少分别哪些什么吗呢")
-_CJK = re.compile(r"[\u4e00-\u9fff]+")
+_CJK_RUN = re.compile(f"[{CJK_RANGE}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
 _COLON = "：:"
 
@@ -46,14 +22,14 @@ _COLON = "：:"
 def terms(text: str) -> list[str]:
     """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased English words."""
     out: list[str] = []
-    for run in _CJK.findall(text):
+    for run in _CJK_RUN.findall(text):
         chars = [c for c in run]
         if len(chars) == 1:
-            if chars[0] not in _STOP_ZH:
+            if chars[0] not in QUERY_STOP_ZH:
                 out.append(chars[0])
             continue
-        out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in _STOP_ZH and b in _STOP_ZH))
-    out.extend(w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP_EN)
+        out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in QUERY_STOP_ZH and b in QUERY_STOP_ZH))
+    out.extend(w.lower() for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)
     return out
 
 
@@ -125,12 +101,7 @@ class Candidate:
         return self.fragment[self.value_start + len(self.value):]
 
 
-# Words that name what is asked for (predicates): question terms inside them weigh more than topic words.
-PREDICATE_WORDS = [
-    "起付线", "起付标准", "报销比例", "支付比例", "比例", "限额", "封顶", "最高支付限额", "标准", "额度", "补助",
-    "期限", "天数", "年龄", "cap", "capped", "limit", "rate", "percent", "allowance", "maximum", "within", "days",
-    "per", "mile", "deadline", "reimbursed", "reimbursement", "threshold", "deductible", "up to", "limited to",
-]
+# question terms inside predicate words (lexicon.PREDICATE_WORDS) weigh this much more than topic words
 PREDICATE_BOOST = 3.0
 
 
@@ -159,8 +130,6 @@ def _carried_heads(doc: Document) -> dict[int, str]:
 
 def _units(clause: Span, fragments: list[Span]):
     """(span, quantities) pairs that hold the values of a clause: the clause itself when it holds one value."""
-    from ..text.quantity import find_quantities
-
     qs = [m for m in find_quantities(clause.text) if m.quantity.dimension != "date"]
     if len(qs) <= 1:
         return [(clause, qs)] if qs else []
@@ -251,12 +220,10 @@ def focus(subjects: list[str], question: str) -> set[str] | None:
     beside 一级/二级…); a subject is in focus when all its distinguishing units occur in the question. When
     no subject, or every subject, is in focus, the question singles nothing out.
     """
-    from ..text.entities import units
-
     uniq = list(dict.fromkeys(subjects))
     if len(uniq) < 2:
         return None
-    sets = {s: set(units(s)) - _STOP_ZH for s in uniq}
+    sets = {s: set(units(s)) - QUERY_STOP_ZH for s in uniq}
     common = set.intersection(*sets.values())
     q = set(units(question))
     hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q}

@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import DocumentError
+from .lexicon import is_cjk
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 
@@ -70,10 +71,10 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
 
 
 def _is_cjk_or_punct(ch: str) -> bool:
+    """What GB18030-decoded Chinese text is made of: ideographs (Extension B too), CJK and general punctuation."""
     o = ord(ch)
-    return (
-        0x4E00 <= o <= 0x9FFF or 0x3400 <= o <= 0x4DBF or 0x3000 <= o <= 0x303F
-        or 0xFF00 <= o <= 0xFFEF or 0x2000 <= o <= 0x206F or 0x20000 <= o <= 0x2A6DF
+    return is_cjk(ch) or (
+        0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF or 0x2000 <= o <= 0x206F or 0x20000 <= o <= 0x2A6DF
         or 0x2460 <= o <= 0x24FF or 0x00B7 == o or 0x2190 <= o <= 0x22FF
     )
 
@@ -130,7 +131,7 @@ class Document:
     @cached_property
     def language(self) -> str:
         """'zh' when CJK characters dominate the letters, else 'en'."""
-        cjk = sum(1 for c in self.text if "\u4e00" <= c <= "\u9fff")
+        cjk = sum(1 for c in self.text if is_cjk(c))
         latin = sum(1 for c in self.text if c.isascii() and c.isalpha())
         return "zh" if cjk >= latin / 4 else "en"
 
@@ -241,14 +242,6 @@ class Document:
         e = mapping[pos + len(needle) - 1] + 1
         # extend the end over the rest of a multi-char NFKC expansion's source char
         return Span(s, e, self.text[s:e], "match")
-
-    def find_all(self, quote: str) -> list[Span]:
-        out: list[Span] = []
-        pos = 0
-        while (m := self.find(quote, pos)) is not None:
-            out.append(m)
-            pos = m.start + 1
-        return out
 
 
 def fold(text: str) -> str:

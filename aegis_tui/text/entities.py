@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .lexicon import CJK_RANGE, STOP_EN, SUBJECT_ALIASES
 from .quantity import width_fold
 
-_STOP = {"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", "by", "with", "is", "are", "per"}
-
 # ---- subjects: fuzzy mentions ---------------------------------------------------------------------------------
-_TOKEN = re.compile(r"[\u3400-\u9fff]|[a-z0-9]+")
+_TOKEN = re.compile(f"[{CJK_RANGE}]|[a-z0-9]+")
 
 
 @lru_cache(maxsize=4096)
@@ -31,14 +30,10 @@ def _tokens_with_pos(text: str) -> list[tuple[str, int, int]]:
     out = []
     for m in _TOKEN.finditer(width_fold(text).lower()):
         w = m.group()
-        if w in _STOP:
+        if w in STOP_EN:
             continue
         out.append((_singular(w), m.start(), m.end()))
     return out
-
-
-# everyday names a model may use for the document's own terms (data; extensible)
-SUBJECT_ALIASES = {"医院": "医疗机构", "卫生院": "医疗机构", "hospital": "medical facility", "hotel": "lodging"}
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,114 @@
+"""The lexicon: CJK range, stop words, change and cap words, predicate dimensions, synonyms — each written once."""
+
+from __future__ import annotations
+
+import re
+
+# ---- script ---------------------------------------------------------------------------------------------------
+# CJK Unified Ideographs and Extension A. The Yijing hexagrams between them (U+4DC0–U+4DFF) are symbols, not words.
+CJK_RANGE = "\u3400-\u4dbf\u4e00-\u9fff"
+CJK = re.compile(f"[{CJK_RANGE}]")
+
+
+def is_cjk(ch: str) -> bool:
+    """Whether one character is a CJK ideograph (Unified or Extension A)."""
+    return "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf"
+
+
+# ---- stop words -----------------------------------------------------------------------------------------------
+# English words that never name an entity: dropped from subject names and from ranking terms.
+STOP_EN = frozenset({"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", "by", "with", "is", "are",
+                     "per"})
+# Words with no content of their own around a value ("per night", "$75 each"). STOP_EN keeps "each": in
+# "each quarter" it is part of what a clause says.
+FUNCTION_WORDS_EN = STOP_EN | {"each"}
+# Words that cannot modify a subject's noun ("must", "within", "all"): the realizer stops taking modifiers there.
+NON_MODIFIERS_EN = FUNCTION_WORDS_EN | {
+    "was", "be", "from", "than", "under", "over", "up", "using", "all", "any", "every", "that", "which", "who",
+    "must", "may", "should", "will", "shall", "can", "not", "no", "as", "into", "within"}
+# A question's own words ("what", "how much", "my"), dropped when ranking clauses against it.
+QUERY_STOP_EN = STOP_EN | {"what", "how", "much", "many", "do", "does", "be", "which", "my", "i", "can", "it",
+                           "its", "this", "that"}
+
+# Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
+FUNCTION_ZH = frozenset("的为是在按于对由")
+CONJUNCTIONS_ZH = frozenset("和与及或")
+QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
+# Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
+FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
+# Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.
+SUBJECT_BOUNDARY_ZH = FUNCTION_ZH | CONJUNCTIONS_ZH | frozenset("，、；：。！？（）()《》“”")
+
+# ---- changes and caps -----------------------------------------------------------------------------------------
+# A change ("提高1000元", "reduced by 10%") is not the level itself; a cap ("不超过500元") is a level, not a change.
+CHANGE_ZH = ("提高", "降低", "增加", "减少", "上调", "下调", "上浮", "下浮")
+CHANGE_VERBS_EN = ("increased", "reduced", "raised", "lowered", "decreased", "cut")
+CHANGE_NOUNS_EN = ("increase", "increases", "decrease", "decreases", "reduction")
+CAP_ZH = ("不超过",)
+# English as whole words: "appraised" is not "raised", "execution" is not "cut", a "cut-off date" is no change.
+CHANGE = re.compile("|".join(CHANGE_ZH) + r"|\b(?:" + "|".join(CHANGE_VERBS_EN + CHANGE_NOUNS_EN) + r")\b(?!-)",
+                    re.IGNORECASE)
+# The words just before a value that make it a change: "提高了1000元", "reduced by 10%".
+CHANGE_BEFORE = re.compile("(?:" + "|".join(CHANGE_ZH) + r")(?:了)?$|\b(?:" + "|".join(CHANGE_VERBS_EN)
+                           + r")\s+(?:by\s+)?$", re.IGNORECASE)
+
+
+def is_change(predicate: str) -> bool:
+    """Whether a predicate names a change (报销比例降低, rate increase) rather than a level."""
+    return CHANGE.search(predicate) is not None
+
+
+# ---- predicates -----------------------------------------------------------------------------------------------
+# predicate keyword -> dimensions its value may have; searched longest keyword first, extensible.
+PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
+    "起付线": ("money",), "起付标准": ("money",), "限额": ("money",), "封顶": ("money",), "额度": ("money",),
+    "最高支付": ("money",), "补助": ("money", "rate"), "缴费": ("money", "rate"), "金额": ("money",),
+    "费用": ("money",), "标准": ("money", "percent", "rate"),
+    "比例": ("percent",), "报销比": ("percent",), "支付比": ("percent",), "费率": ("percent",),
+    "期限": ("time",), "时限": ("time",), "天数": ("time",), "日内": ("time",), "年龄": ("age",), "周岁": ("age",),
+    "cap": ("money", "rate"), "allowance": ("money", "rate"), "limit": ("money", "rate", "time"),
+    "threshold": ("money",), "deductible": ("money",), "amount": ("money",), "per diem": ("money", "rate"),
+    "mileage": ("rate",), "rate": ("percent", "rate"), "percent": ("percent",), "percentage": ("percent",),
+    "share": ("percent",), "tip": ("percent",), "gratuity": ("percent",),
+    "deadline": ("time",), "within": ("time",), "days": ("time",), "period": ("time",), "window": ("time",),
+    "age": ("age",), "effective date": ("date",), "生效": ("date",),
+}
+# what a change predicate may also be given in: "报销比例降低10个百分点", "rate reduced by 5%"
+CHANGE_DIMENSIONS = ("percent", "percentage_point")
+# Words a question uses to name what it asks for. Not the keys above: "up to" and "per" have no dimension of
+# their own, yet they say that the question wants a limit or a rate.
+PREDICATE_WORDS = [
+    "起付线", "起付标准", "报销比例", "支付比例", "比例", "限额", "封顶", "最高支付限额", "标准", "额度", "补助",
+    "期限", "天数", "年龄", "cap", "capped", "limit", "rate", "percent", "allowance", "maximum", "within", "days",
+    "per", "mile", "deadline", "reimbursed", "reimbursement", "threshold", "deductible", "up to", "limited to",
+]
+
+# ---- names ----------------------------------------------------------------------------------------------------
+# A question's wording -> the wordings policies use. Expanding the question (not the document) keeps the index
+# per document fixed.
+SYNONYMS: dict[str, list[str]] = {
+    "封顶线": ["最高支付限额", "封顶"],
+    "封顶": ["最高支付限额"],
+    "最高限额": ["最高支付限额"],
+    "起付线": ["起付标准"],
+    "门槛": ["起付线", "起付标准"],
+    "报销比例": ["支付比例", "报销"],
+    "报多少": ["报销比例"],
+    "医院": ["医疗机构"],
+    "cap": ["capped", "limit", "maximum", "up to", "limited to"],
+    "limit": ["cap", "capped", "maximum", "up to"],
+    "hotel": ["lodging"],
+    "lodging": ["hotel", "accommodation"],
+    "reimbursed": ["reimbursement", "rate"],
+    "mileage": ["mile", "miles"],
+    "meals": ["meal", "per diem"],
+    "deadline": ["within", "days"],
+    "how soon": ["within", "days", "deadline"],
+    "how long": ["within", "days"],
+}
+# Everyday names a model may use for the document's own terms in a subject (one term each, unlike SYNONYMS).
+SUBJECT_ALIASES = {"医院": "医疗机构", "卫生院": "医疗机构", "hospital": "medical facility", "hotel": "lodging"}
+# Subjects that name nothing: a sentence built on them would lose its subject ("相关规定标准为85%").
+GENERIC_SUBJECTS = frozenset({
+    "相关规定", "规定", "标准", "本办法", "该", "其", "此", "上述", "文件", "政策", "it", "this", "that", "they",
+    "the policy", "policy", "the document", "document", "standard", "rule"})
