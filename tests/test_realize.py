@@ -7,6 +7,7 @@ from aegis_tui.answer.verify import Tier1CodeVerifier
 from aegis_tui.samples import load_gold, load_tampered, sample_path
 from aegis_tui.schema import ExtractionPayload
 from aegis_tui.text.document import Document
+from aegis_tui.text.lexicon import CJK
 from aegis_tui.text.quantity import find_quantities, parse_quantity
 
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
@@ -46,7 +47,7 @@ def test_en_answer_groups_by_subject_in_english():
     report, text = _answer("policy_en", load_gold("policy_en").model_dump()["atomic_facts"])
     assert "For high-cost cities, the nightly lodging cap is $400 per night." in text
     assert "For expense reports, the submission deadline is 30 days." in text
-    assert not any("\u4e00" <= c <= "\u9fff" for c in text)
+    assert not CJK.search(text)
 
 
 MIXES = [

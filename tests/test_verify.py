@@ -2,19 +2,15 @@
 
 import pytest
 
-from aegis_tui.answer.verify import (
-    DEFAULT_RULES,
-    PREDICATE_DIMENSIONS,
-    RuleMatrix,
-    Tier1CodeVerifier,
-    document_index,
-    expected_dimensions,
-    mentions,
-    unsupported_numbers,
-)
+from aegis_tui.answer.report import CheckResult
+from aegis_tui.answer.rules import expected_dimensions
+from aegis_tui.answer.verify import DEFAULT_RULES, RuleMatrix, Tier1CodeVerifier, unsupported_numbers
 from aegis_tui.samples import load_gold, load_tampered, sample_path
 from aegis_tui.schema import ExtractionPayload
+from aegis_tui.text.docindex import document_index
 from aegis_tui.text.document import Document
+from aegis_tui.text.entities import mentions
+from aegis_tui.text.lexicon import PREDICATE_DIMENSIONS
 from aegis_tui.text.quantity import parse_quantity
 
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
@@ -39,6 +35,7 @@ RESPQ = "重度残疾人和计划生育特殊家庭成员在本市定点医疗�
 RESPEN = "Single taxi and rideshare rides are capped at $60 and $45, respectively."
 ENQ = "Hotel costs are reimbursed up to $250 per night in standard cities and $400 per night in high-cost cities."
 MEALQ = "The daily meal allowance is $75 for domestic travel and $110 for international travel."
+CAPQ = "报销比例提高5个百分点，但最高不超过90%"
 
 RULES = [
     # (sample, fact, rule, passes, comment)
@@ -79,6 +76,10 @@ RULES = [
     ("policy_zh", _fact(ZH1, "报销比例", "85元", Q85), "unit_dimension", False, "比例 is not money"),
     ("policy_zh", _fact(ZH1, "报销比例", "85%", Q85), "unit_dimension", True, "比例 -> percent"),
     ("policy_zh", _fact("统筹基金", "年度封顶线", "20万元", Q20W), "unit_dimension", True, "封顶 -> money"),
+    ("policy_zh", _fact("特困人员", "报销比例提高", "5个百分点", CAPQ), "unit_dimension", True,
+     "a change of a rate may be in percentage points"),
+    ("policy_zh", _fact("特困人员", "报销比例不超过", "5个百分点", CAPQ), "unit_dimension", False,
+     "不超过 is a cap, not a change: the rate itself is a percent"),
     ("policy_zh", _fact("统筹基金", "年度最高支付限额", "20天", Q20W), "unit_dimension", False, "限额 is not time"),
     ("policy_en", _fact("expense reports", "submission deadline", "30 days",
                         "Expense reports must be submitted within 30 days after the trip ends."), "unit_dimension",
@@ -149,6 +150,10 @@ RULES = [
     ("policy_zh", _fact("统筹基金", "年度最高支付限额", "20万元", Q20W), "value_role", True, "a level stays a level"),
     ("policy_zh", _fact("转诊备案到市外", "报销比例", "10个百分点", "报销比例在上述标准基础上降低10个百分点"),
      "value_role", False, "降低10个百分点 is not the rate"),
+    ("policy_zh", _fact("特困人员", "报销比例", "90%", CAPQ), "value_role", True,
+     "不超过90% is a cap: a level, not a change"),
+    ("policy_zh", _fact("特困人员", "报销比例", "5个百分点", CAPQ), "value_role", False,
+     "提高5个百分点 is a change"),
 ]
 
 
@@ -254,7 +259,6 @@ def test_rule_matrix_is_extensible():
 
     @matrix.register("short_quote")
     def short_quote(ctx):
-        from aegis_tui.answer.verify import CheckResult
         return CheckResult("short_quote", len(ctx.fact.source_text) <= 20, "quote length")
 
     report = Tier1CodeVerifier(DOCS["policy_zh"], matrix).verify(load_gold("policy_zh"))

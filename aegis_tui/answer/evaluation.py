@@ -7,7 +7,10 @@ from dataclasses import dataclass, field
 
 from ..schema import AtomicFact
 from ..text.document import Document
+from ..text.entities import same_entity
 from ..text.quantity import find_quantities, parse_quantity
+from .states import Outcome
+from .verify import unsupported_numbers
 
 
 @dataclass
@@ -17,7 +20,7 @@ class QuestionResult:
     sample: str
     question: str
     mode: str
-    state: str
+    state: Outcome
     gold: int
     recovered: int
     verified: int
@@ -34,8 +37,6 @@ class QuestionResult:
 
 def gold_recovered(gold: AtomicFact, verified: list[AtomicFact]) -> bool:
     """A gold fact counts as recovered when a verified fact has an equal quantity and names the same entity."""
-    from .verify import same_entity
-
     gq = parse_quantity(gold.object_value)
     for f in verified:
         if parse_quantity(f.object_value) == gq and gq is not None and (
@@ -51,8 +52,6 @@ def gold_in_prose(gold: AtomicFact, text: str) -> bool:
 
 
 def score(sample: str, doc: Document, question: str, gold: list[AtomicFact], ans) -> QuestionResult:
-    from .verify import unsupported_numbers
-
     label = ans.mode if ans.mode == "baseline" else f"two-stage/{ans.strategy}"
     if ans.mode == "baseline":
         hits = [g for g in gold if gold_in_prose(g, ans.answer)]
@@ -85,7 +84,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, dict]:
             "recall": round(sum(r.recovered for r in rs) / gold, 3) if gold else None,
             "verified_facts": sum(r.verified for r in rs),
             "unsupported_numbers": sum(len(r.unsupported) for r in rs),
-            "rejected_by_rule": dict(rules), "fallbacks": sum(r.state == "fallback" for r in rs),
+            "rejected_by_rule": dict(rules), "fallbacks": sum(r.state == Outcome.FALLBACK for r in rs),
             "avg_ttft_s": round(sum(ttfts) / len(ttfts), 3) if ttfts else None,
             "avg_e2e_s": round(sum(r.e2e_s for r in rs) / len(rs), 3),
         }

@@ -5,9 +5,21 @@ from __future__ import annotations
 import re
 
 from ..schema import FactType
+from ..text.docindex import document_index
 from ..text.document import Document
+from ..text.entities import mentions
+from ..text.lexicon import (
+    CAP_ZH,
+    CHANGE_VERBS_EN,
+    CHANGE_ZH,
+    GENERIC_SUBJECTS,
+    NON_MODIFIERS_EN,
+    SUBJECT_BOUNDARY_ZH,
+    is_cjk,
+)
 from ..text.quantity import Quantity, find_quantities, parse_quantity
-from .verify import FactVerdict, VerificationReport, _label, document_index, mentions
+from .binding import item_label
+from .report import FactVerdict, VerificationReport
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -17,18 +29,14 @@ LEAD = {"zh": "根据文件：", "en": "According to the document: "}
 
 # predicate family -> template of one clause ({p} predicate, {v} value)
 TEMPLATES = {
-    "zh": {"default": "{p}为{v}", "change": "{p}{v}", "text": "{p}：{v}"},
-    "en": {"default": "the {p} is {v}", "change": "the {p} is {v}", "text": "{p}: {v}", "verbal": "{p} {v}"},
+    "zh": {"default": "{p}为{v}", "change": "{p}{v}", "cap": "{p}{v}", "text": "{p}：{v}"},
+    "en": {"default": "the {p} is {v}", "change": "the {p} is {v}", "cap": "the {p} is {v}", "text": "{p}: {v}",
+           "verbal": "{p} {v}"},
 }
-_CHANGE = re.compile(r"(降低|提高|增加|减少|不超过|上浮|下浮|reduced by|increased by|lowered by|raised by)$")
-# subjects that name nothing: a sentence built on them would lose its subject ("相关规定标准为85%")
-GENERIC_SUBJECTS = {"相关规定", "规定", "标准", "本办法", "该", "其", "此", "上述", "文件", "政策", "it", "this",
-                    "that", "they", "the policy", "policy", "the document", "document", "standard", "rule"}
-_EN_STOP = {"the", "a", "an", "of", "in", "for", "at", "on", "to", "and", "or", "by", "with", "is", "are", "was",
-            "be", "per", "from", "than", "under", "over", "up", "using", "all", "any", "each", "every", "that",
-            "which", "who", "must", "may", "should", "will", "shall", "can", "not", "no", "as", "into", "within"}
-_BOUNDARY_ZH = set("，、；：。！？（）()《》“”在的为是按对由于和与或及")
-
+# a predicate ending in a change ("报销比例降低", "rate reduced by") or a cap ("起付标准不超过") takes its value
+# directly, without 为
+_CHANGE_END = re.compile("(?:" + "|".join(CHANGE_ZH) + ")$|(?:" + "|".join(CHANGE_VERBS_EN) + ") by$")
+_CAP_END = re.compile("(?:" + "|".join(CAP_ZH) + ")$")
 
 _VERBAL = re.compile(r"(?:\b(?:to|at|of|within|by|is|are|be|up)$)|^\w+ed\b", re.IGNORECASE)
 
@@ -36,8 +44,10 @@ _VERBAL = re.compile(r"(?:\b(?:to|at|of|within|by|is|are|be|up)$)|^\w+ed\b", re.
 def _family(fv: FactVerdict, lang: str = "zh") -> str:
     if fv.fact.fact_type != FactType.NUMERIC:
         return "text"
-    if _CHANGE.search(fv.fact.predicate):
+    if _CHANGE_END.search(fv.fact.predicate):
         return "change"
+    if _CAP_END.search(fv.fact.predicate):
+        return "cap"
     if lang == "en" and _VERBAL.search(fv.fact.predicate.strip()):
         return "verbal"  # "reimbursed up to" + "$250 per night", not "the reimbursed up to is …"
     return "default"
@@ -106,13 +116,13 @@ class EntityAwareRealizer:
     def _extend_left(text: str, start: int, floor: int) -> int:
         """Take in modifiers just before a mention: CJK up to a boundary, or hyphenated/adjective words."""
         s = start
-        if s and "\u4e00" <= text[s - 1] <= "\u9fff":
-            while s > floor and "\u4e00" <= text[s - 1] <= "\u9fff" and text[s - 1] not in _BOUNDARY_ZH:
+        if s and is_cjk(text[s - 1]):
+            while s > floor and is_cjk(text[s - 1]) and text[s - 1] not in SUBJECT_BOUNDARY_ZH:
                 s -= 1
             return s if start - s <= 6 else start
         for _ in range(2):  # at most two modifier words: "high-cost cities", "standard cities"
             m = re.search(r"([A-Za-z]+(?:-[A-Za-z]+)*)[ \t]*$", text[floor:s])
-            if not m or m.group(1).lower() in _EN_STOP:
+            if not m or m.group(1).lower() in NON_MODIFIERS_EN:
                 break
             s = floor + m.start(1)
         return s
@@ -126,7 +136,7 @@ class EntityAwareRealizer:
         offset = check.evidence["offset"]
         ss, _ = idx.sentence_bounds(offset)
         item = document.text[ss:offset + check.evidence["length"]]
-        label = _label(item, idx.quantities_in(ss, offset + check.evidence["length"]), ss, fv.fact.predicate)
+        label = item_label(item, idx.quantities_in(ss, offset + check.evidence["length"]), ss, fv.fact.predicate)
         return "" if find_quantities(label) or len(label) > 40 else label
 
     @staticmethod

@@ -1,0 +1,138 @@
+"""The entity_binding rule: a value belongs to the claimed subject, by clause, enumeration, 'respectively' or list head."""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from ..text.docindex import LIST_ITEM
+from ..text.entities import mentions, same_entity
+from ..text.entities import units as name_units
+from ..text.lexicon import FUNCTION_UNITS
+from ..text.quantity import QuantityMatch
+from .report import CheckResult
+from .rules import FactContext
+
+_SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s", re.IGNORECASE)
+_RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
+_LIST_SEP = re.compile(r"[、和与]|\s(?:and|or)\s|,\s(?:and\s|or\s)?")
+_CLAUSE_SEP = re.compile(r"[，；;：:]")
+# a rate ($250 per night) competes with plain amounts in the same enumeration
+_FAMILY = {"rate": "money"}
+
+
+def _segments(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The (start, end) pieces of text[start:end] between separators: clause marks, commas, 'and', 'while'…."""
+    segs, pos = [], start
+    for m in _SEPARATORS.finditer(text, start, end):
+        if m.start() > pos:
+            segs.append((pos, m.start()))
+        pos = m.end()
+    if pos < end:
+        segs.append((pos, end))
+    return segs or [(start, end)]
+
+
+def _seg_of(ends: list[int], offset: int) -> int:
+    return min(bisect.bisect_right(ends, offset), len(ends) - 1)
+
+
+def item_label(text: str, quantities: list[QuantityMatch], base: int, predicate: str) -> str:
+    """What an enumeration item names besides its value and predicate ('' when it names nothing).
+
+    text starts at document offset base; quantities are document matches, those inside text are blanked.
+    """
+    for q in sorted(quantities, key=lambda q: -q.start):
+        if base <= q.start < base + len(text):
+            text = text[:q.start - base] + " " + text[q.end - base:]
+    skip = set(name_units(predicate)) | FUNCTION_UNITS
+    if not [u for u in name_units(text) if u not in skip]:
+        return ""
+    return LIST_ITEM.sub("", text).strip(" ，、,;；：:。")
+
+
+def _respectively(text: str, ss: int, m: QuantityMatch, same: list[QuantityMatch], subject: str) -> CheckResult:
+    """'A和B的起付线分别为3000元、4000元': the i-th value belongs to the i-th entity listed before the values."""
+    at = same.index(m)
+    parts: list[str] = []
+    for clause in reversed(_CLAUSE_SEP.split(text[ss:same[0].start])):  # the nearest clause that lists enough
+        parts = [p for p in _LIST_SEP.split(clause) if p.strip()][-len(same):]
+        if len(parts) >= len(same):
+            break
+    ev = {"value_offset": m.start, "respectively": True}
+    if len(parts) < len(same):
+        return CheckResult("entity_binding", False, f"'respectively' with {len(same)} values but only "
+                           f"{len(parts)} listed entities", ev)
+    want = set(name_units(subject)) - FUNCTION_UNITS
+    scores = [len(want & set(name_units(p))) for p in parts]
+    best = max(scores)
+    if best and scores.count(best) == 1 and scores.index(best) == at:
+        return CheckResult("entity_binding", True, f"'{subject}' is entity {at + 1} of the list that "
+                           f"'{m.text}' answers respectively", ev)
+    owner = parts[at].strip(" 的")
+    return CheckResult("entity_binding", False, f"'{m.text}' is value {at + 1}, which belongs to '{owner}', "
+                       f"not '{subject}'", ev)
+
+
+def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
+    text, idx, subject = ctx.document.text, ctx.doc_index, ctx.fact.subject
+    ss, se = idx.sentence_bounds(m.start)
+    segs = _segments(text, ss, se)
+    ends = [e for _, e in segs]
+    family = _FAMILY.get(m.quantity.dimension, m.quantity.dimension)
+    same = [q for q in idx.quantities_in(ss, se) if _FAMILY.get(q.quantity.dimension, q.quantity.dimension) == family]
+    if len(same) > 1 and _RESPECTIVELY.search(text, ss, se):
+        return _respectively(text, ss, m, same, subject)
+    k = _seg_of(ends, m.start)
+    prev = max((j for j in (_seg_of(ends, q.start) for q in same) if j < k), default=-1)
+    start, end = segs[prev + 1][0], segs[k][1]
+    item = text[start:end]
+    ev = {"value_offset": m.start, "item_offset": start, "item_length": end - start}
+
+    def bound(how: str, at: tuple[int, int], base: int) -> CheckResult:
+        s = base + at[0]
+        distance = max(0, m.start - (base + at[1]), s - m.end)
+        return CheckResult("entity_binding", True, f"'{subject}' {how} '{m.text}'",
+                           ev | {"subject_offset": s, "subject_length": at[1] - at[0], "distance": distance})
+
+    if hits := mentions(subject, item):
+        return bound("is named in the same clause as", hits[-1], start)
+    for other in others:
+        if mentions(other, item):
+            return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'", ev)
+    if len({_seg_of(ends, q.start) for q in same}) >= 2:
+        label = item_label(text[segs[k][0]:end], same, segs[k][0], ctx.fact.predicate) or item_label(
+            item, same, start, ctx.fact.predicate)
+        if label:
+            return CheckResult("entity_binding", False, f"in this enumeration '{m.text}' belongs to '{label}', "
+                               f"not '{subject}'", ev)
+    before = text[ss:start]
+    nearest = [(hit[1], subject, hit) for hit in mentions(subject, before)]
+    nearest += [(hit[1], o, hit) for o in others for hit in mentions(o, before)]
+    if nearest:
+        _, who, hit = max(nearest, key=lambda t: t[0])
+        if who is subject:
+            return bound("opens the sentence of", hit, ss)
+        return CheckResult("entity_binding", False, f"'{who}' comes between '{subject}' and '{m.text}'", ev)
+    head = idx.head_lines(m.start)
+    if head and mentions(subject, head):
+        return CheckResult("entity_binding", True, f"'{subject}' heads the list that contains '{m.text}'", ev)
+    return CheckResult("entity_binding", False, f"'{subject}' is not named in the sentence of '{m.text}'", ev)
+
+
+def entity_binding(ctx: FactContext) -> CheckResult:
+    """The value is bound to the claimed subject, not to another entity of the payload or of an enumeration."""
+    if ctx.span is None:
+        return CheckResult("entity_binding", False, "no verbatim quote to bind the subject in")
+    subject = ctx.fact.subject
+    if not ctx.numeric:
+        s, _ = ctx.doc_index.sentence_bounds(ctx.span.start)
+        _, e = ctx.doc_index.sentence_bounds(max(ctx.span.end - 1, ctx.span.start))
+        if mentions(subject, ctx.document.text[s:e]) or mentions(subject, ctx.doc_index.head_lines(s)):
+            return CheckResult("entity_binding", True, f"'{subject}' is named in the quoted sentence")
+        return CheckResult("entity_binding", False, f"'{subject}' is not named in the quoted sentence")
+    if not ctx.value_matches:
+        return CheckResult("entity_binding", False, "no value in the quote to bind to the subject")
+    others = [s for s in ctx.subjects if not same_entity(s, subject)]
+    results = [_bind(ctx, m, others) for m in ctx.value_matches]
+    return next((r for r in results if r.passed), results[0])

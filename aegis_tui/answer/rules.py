@@ -1,0 +1,159 @@
+"""The Tier-1 rules: plain functions FactContext -> CheckResult (quote, value, dimension, plausibility, role, consistency)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..schema import AtomicFact, ExtractionPayload, FactType
+from ..text.docindex import DocumentIndex
+from ..text.document import Document, Span, fold
+from ..text.lexicon import CHANGE_BEFORE, CHANGE_DIMENSIONS, PREDICATE_DIMENSIONS, is_change
+from ..text.quantity import Quantity, QuantityMatch, parse_quantity
+from .report import CheckResult
+
+_PREDICATE_KEYS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
+# a predicate allowing one of these is a rate, so its percentages cannot pass 100%
+RATE_DIMENSIONS = {"percent"}
+
+
+@dataclass
+class FactContext:
+    """What the rules look at for one fact: the fact, its payload, the document and shared lookups."""
+
+    index: int
+    fact: AtomicFact
+    payload: ExtractionPayload
+    document: Document
+    doc_index: DocumentIndex
+    span: Span | None = None
+    quantity: Quantity | None = None
+    numeric: bool = True
+    value_matches: list[QuantityMatch] = field(default_factory=list)
+    subjects: list[str] = field(default_factory=list)
+    keys: list[tuple] = field(default_factory=list)  # (subject, predicate, value) of every fact, for consistency
+
+
+def where(doc: Document, start: int, end: int) -> dict:
+    """The evidence of a document range: line, column, offset and length."""
+    pos = doc.position(start)
+    return {"line": pos.line, "column": pos.column, "offset": start, "length": end - start}
+
+
+def source_verbatim(ctx: FactContext) -> CheckResult:
+    """The quote occurs in the document after NFKC and whitespace folding only."""
+    if ctx.span is None:
+        return CheckResult("source_verbatim", False, "quote not found in the document (after NFKC and "
+                           "whitespace folding)")
+    pos = ctx.document.position(ctx.span.start)
+    return CheckResult("source_verbatim", True, f"quote found at line {pos.line}, column {pos.column}",
+                       where(ctx.document, ctx.span.start, ctx.span.end))
+
+
+def value_in_source(ctx: FactContext) -> CheckResult:
+    """The fact's value occurs inside the quote: equal quantities for numbers, folded text otherwise."""
+    value = ctx.fact.object_value
+    if ctx.span is None:
+        return CheckResult("value_in_source", False, "no verbatim quote to find the value in")
+    if not ctx.numeric:
+        hay, needle = fold(ctx.span.text).lower(), fold(value).lower()
+        at = hay.find(needle)
+        if at < 0:
+            return CheckResult("value_in_source", False, f"'{value}' does not occur in the quote")
+        return CheckResult("value_in_source", True, f"'{value}' occurs in the quote")
+    if ctx.quantity is None:
+        return CheckResult("value_in_source", False, f"'{value}' is not a quantity")
+    if ctx.value_matches:
+        m = ctx.value_matches[0]
+        ev = where(ctx.document, m.start, m.end) | {"text": m.text}
+        how = "" if m.quantity == ctx.quantity else f" (the amount of the rate '{m.text}')"
+        return CheckResult("value_in_source", True, f"'{value}' = '{m.text}' in the quote{how}", ev)
+    stated = ", ".join(m.text for m in ctx.doc_index.quantities_in(ctx.span.start, ctx.span.end)) or "no quantity"
+    return CheckResult("value_in_source", False, f"'{value}' ({ctx.quantity}) is not in the quote, which states: "
+                       f"{stated}")
+
+
+def expected_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
+    """The first (longest) keyword of PREDICATE_DIMENSIONS in a predicate and the dimensions it allows."""
+    low = _folded_lower(predicate)
+    for key in _PREDICATE_KEYS:
+        if key in low:
+            dims = PREDICATE_DIMENSIONS[key]
+            if is_change(low):
+                dims = dims + tuple(d for d in CHANGE_DIMENSIONS if d not in dims)
+            return key, dims
+    return None
+
+
+def unit_dimension(ctx: FactContext) -> CheckResult:
+    """The value's dimension fits the predicate (起付线 -> money, 比例 -> percent, within -> time...)."""
+    if not ctx.numeric:
+        return CheckResult("unit_dimension", True, "not a numeric fact")
+    if ctx.quantity is None:
+        return CheckResult("unit_dimension", False, f"'{ctx.fact.object_value}' has no unit to check")
+    want = expected_dimensions(ctx.fact.predicate)
+    dim = ctx.quantity.dimension
+    if want is None:
+        return CheckResult("unit_dimension", True, f"no dimension rule for '{ctx.fact.predicate}'; value is {dim}",
+                           {"dimension": dim, "expected": None})
+    key, dims = want
+    ev = {"dimension": dim, "expected": list(dims), "keyword": key}
+    if dim in dims:
+        return CheckResult("unit_dimension", True, f"{dim} fits '{key}'", ev)
+    return CheckResult("unit_dimension", False, f"'{key}' expects {' or '.join(dims)}, but "
+                       f"'{ctx.fact.object_value}' is {dim}", ev)
+
+
+def plausibility(ctx: FactContext) -> CheckResult:
+    """No negative amounts, durations or ages; no rate above 100%."""
+    q = ctx.quantity
+    if not ctx.numeric or q is None:
+        return CheckResult("plausibility", True, "not applicable")
+    if q.value < 0 and q.dimension in ("money", "time", "age", "count", "rate", "distance", "percent"):
+        return CheckResult("plausibility", False, f"negative {q.dimension}: {ctx.fact.object_value}")
+    want = expected_dimensions(ctx.fact.predicate)
+    if q.dimension == "percent" and q.value > 100 and want and set(want[1]) & RATE_DIMENSIONS:
+        return CheckResult("plausibility", False, f"a rate of {ctx.fact.object_value} is above 100%")
+    if q.dimension == "age" and q.value > 130:
+        return CheckResult("plausibility", False, f"an age of {ctx.fact.object_value} is implausible")
+    return CheckResult("plausibility", True, "plausible")
+
+
+def value_role(ctx: FactContext) -> CheckResult:
+    """A value the document gives as a change ("提高1000元", "reduced by 10%") is not the level itself."""
+    if not ctx.numeric or not ctx.value_matches:
+        return CheckResult("value_role", True, "not applicable")
+    if is_change(ctx.fact.predicate):
+        return CheckResult("value_role", True, "the predicate names a change")
+    text = ctx.document.text
+    levels = [m for m in ctx.value_matches if not CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start])]
+    if levels:
+        return CheckResult("value_role", True, "the value is stated as a level")
+    m = ctx.value_matches[0]
+    word = CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start]).group(0).strip()
+    return CheckResult("value_role", False, f"the document gives {m.text} as a change ('{word}'), not as "
+                       f"'{ctx.fact.predicate}' itself", where(ctx.document, m.start, m.end))
+
+
+@lru_cache(maxsize=4096)
+def _folded_lower(text: str) -> str:
+    return fold(text).lower()
+
+
+def fact_key(fact: AtomicFact) -> tuple:
+    """(subject, predicate, value) normalised for comparing facts: quantities by equality, text folded."""
+    value = parse_quantity(fact.object_value) if fact.fact_type == FactType.NUMERIC else None
+    return (_folded_lower(fact.subject), _folded_lower(fact.predicate),
+            value if value is not None else _folded_lower(fact.object_value))
+
+
+def consistency(ctx: FactContext) -> CheckResult:
+    """No other fact in the payload gives a different value for the same subject and predicate."""
+    keys = ctx.keys or [fact_key(f) for f in ctx.payload.atomic_facts]
+    mine = keys[ctx.index]
+    clash = [i for i, k in enumerate(keys) if i != ctx.index and k[:2] == mine[:2] and k[2] != mine[2]]
+    if clash:
+        other = ctx.payload.atomic_facts[clash[0]].object_value
+        return CheckResult("consistency", False, f"fact {clash[0]} gives '{other}' for the same subject and "
+                           "predicate", {"conflicts_with": clash})
+    return CheckResult("consistency", True, "no conflicting fact in the payload")

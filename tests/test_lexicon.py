@@ -1,0 +1,136 @@
+"""The lexicon: each decision where the old copies disagreed, pinned as a table, and each list written once."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from aegis_tui.answer.realize import EntityAwareRealizer
+from aegis_tui.answer.relevance import terms
+from aegis_tui.answer.verify import Tier1CodeVerifier
+from aegis_tui.samples import sample_path
+from aegis_tui.schema import ExtractionPayload
+from aegis_tui.text import lexicon
+from aegis_tui.text.document import Document
+from aegis_tui.text.entities import units
+from aegis_tui.text.lexicon import (
+    CHANGE_BEFORE,
+    CJK,
+    FUNCTION_WORDS_EN,
+    NON_MODIFIERS_EN,
+    PREDICATE_DIMENSIONS,
+    QUERY_STOP_EN,
+    STOP_EN,
+    is_change,
+    is_cjk,
+)
+from aegis_tui.text.quantity import DIMENSIONS
+
+PACKAGE = Path(lexicon.__file__).resolve().parents[1]
+
+CHARS = [
+    # (character, is CJK, comment)
+    ("中", True, "CJK Unified Ideographs"),
+    ("\u4e00", True, "first Unified Ideograph"),
+    ("\u9fff", True, "last code point of the Unified block"),
+    ("\u3400", True, "Extension A counts (documents.py and prompts.py started at U+4E00)"),
+    ("\u4dbf", True, "last Extension A ideograph"),
+    ("\u4dc0", False, "Yijing hexagram between the blocks is a symbol (entities.py and verify.py counted it)"),
+    ("，", False, "full-width comma is punctuation"),
+    ("A", False, "Latin"),
+    ("ア", False, "katakana"),
+]
+
+
+@pytest.mark.parametrize("ch,cjk,comment", CHARS, ids=[c[2] for c in CHARS])
+def test_cjk_range(ch, cjk, comment):
+    assert is_cjk(ch) is cjk
+    assert bool(CJK.fullmatch(ch)) is cjk
+
+
+def test_extension_a_is_cjk_everywhere():
+    ext_a = "\u3400\u3401"
+    assert units(ext_a) == ("\u3400", "\u3401")  # two name units, like any two Chinese characters
+    assert terms(ext_a) == [ext_a]  # one bigram
+    assert Document.from_text(ext_a + "ab").language == "zh"
+
+
+CHANGES = [
+    # (predicate, names a change, comment)
+    ("报销比例提高", True, "提高 raises a level"),
+    ("报销比例降低", True, "降低 lowers it"),
+    ("报销比例上调", True, "上调 (the realizer's copy lacked it)"),
+    ("起付标准不超过", False, "不超过 is a cap, not a change (the realizer's copy counted it)"),
+    ("最高不超过", False, "a cap stays a level"),
+    ("rate reduced by", True, "English verb"),
+    ("rate increase", True, "English noun"),
+    ("rate increases", True, "inflected noun"),
+    ("cap decreased", True, "decreased (only the value-role copy had it)"),
+    ("budget cut", True, "cut as a word"),
+    ("appraised value", False, "'raised' inside a word is no change"),
+    ("execution period", False, "'cut' inside a word is no change"),
+    ("cut-off date", False, "a cut-off is a date, not a change"),
+    ("nightly lodging cap", False, "a level"),
+]
+
+
+@pytest.mark.parametrize("predicate,change,comment", CHANGES, ids=[c[2] for c in CHANGES])
+def test_change_words(predicate, change, comment):
+    assert is_change(predicate) is change
+
+
+BEFORE = [
+    # (text just before a value, the value is given as a change, comment)
+    ("相应提高", True, "提高1000元"),
+    ("降低了", True, "降低了10个百分点"),
+    ("但最高不超过", False, "不超过90% is the cap itself"),
+    ("costs were reduced by ", True, "reduced by 10%"),
+    ("were cut ", True, "cut 5%"),
+    ("a haircut ", False, "'cut' inside a word"),
+    ("is capped at ", False, "a level"),
+]
+
+
+@pytest.mark.parametrize("text,change,comment", BEFORE, ids=[b[2] for b in BEFORE])
+def test_change_before_a_value(text, change, comment):
+    assert bool(CHANGE_BEFORE.search(text)) is change
+
+
+def test_a_cap_predicate_is_rendered_like_a_change_but_verified_as_a_level():
+    doc = Document.load(sample_path("policy_zh"))
+    fact = {"subject": "统筹基金", "predicate": "年度支付限额最高不超过", "object_value": "1万元",
+            "source_text": "统筹基金年度支付限额按病种确定，最高不超过1万元"}
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": [fact]}))
+    assert report.all_passed, report.facts[0].failed_rules
+    # the value follows 不超过 directly: "…不超过1万元", never "…不超过为1万元"
+    assert EntityAwareRealizer().realize(report, doc) == "根据文件：统筹基金的年度支付限额最高不超过1万元。"
+
+
+def test_english_stop_lists_extend_one_base():
+    assert STOP_EN < FUNCTION_WORDS_EN < NON_MODIFIERS_EN
+    assert STOP_EN < QUERY_STOP_EN
+    # the prompts' function words: "by" and "with" carry no content (its old copy lacked them), "each" neither
+    assert {"by", "with", "each"} <= FUNCTION_WORDS_EN
+    # "each" names a period in "each quarter": names and ranking keep it
+    assert "each" not in STOP_EN and "each" not in QUERY_STOP_EN
+    assert {"what", "how", "much"} <= QUERY_STOP_EN - STOP_EN
+
+
+def test_predicate_dimensions_are_quantity_dimensions():
+    dims = {d for ds in PREDICATE_DIMENSIONS.values() for d in ds} | set(lexicon.CHANGE_DIMENSIONS)
+    assert dims <= set(DIMENSIONS)
+
+
+# a copy of a word list or of the CJK range outside the lexicon, as the old modules wrote them
+COPIES = [
+    (re.compile(r"\\u(?:3400|4e00)|0x(?:3400|4E00)", re.IGNORECASE), "a CJK range"),
+    (re.compile(r"\{\"the\", \"a\", \"an\""), "an English stop-word list"),
+    (re.compile(r"\"降低\", \"提高\"|提高\|降低|降低\|提高"), "a change-word list"),
+]
+
+
+@pytest.mark.parametrize("pattern,what", COPIES, ids=[c[1] for c in COPIES])
+def test_word_lists_are_written_once(pattern, what):
+    found = [str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
+             if p.name != "lexicon.py" and pattern.search(p.read_text(encoding="utf-8"))]
+    assert not found, f"{what} outside text/lexicon.py: {found}"
