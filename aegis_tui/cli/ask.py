@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from ..answer.pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
+from ..answer.states import Outcome
 from ..errors import InputError
 from ..text.document import Document
 from . import add_engine_args, add_format_arg, open_engine, print_json
@@ -82,7 +83,7 @@ def run(args) -> int:
         print_json(ans.to_json())
     else:
         print_text(ans)
-    return 0 if ans.state == "done" else 1
+    return 0 if ans.state == Outcome.DONE else 1
 
 
 def print_text(ans) -> None:
