@@ -15,10 +15,11 @@ from aegis_tui.engine.slots import TextStream
 from aegis_tui.errors import ContextOverflowError, EngineError, GrammarError, ModelError
 
 # A small JSON-ish grammar: forced keys and punctuation (jump-forward material), free strings and digits.
+# number: JSON has no leading zeros, so [0-9]{1,3} would admit "000", which json.loads refuses
 PERSON_GBNF = r'''
 root   ::= "{" ws "\"name\"" ws ":" ws string ws "," ws "\"age\"" ws ":" ws number ws "}"
 string ::= "\"" [a-zA-Z ]{1,20} "\""
-number ::= [0-9]{1,3}
+number ::= "0" | [1-9][0-9]{0,2}
 ws     ::= [ ]?
 '''
 
