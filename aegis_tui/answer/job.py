@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..engine.config import Sampling
+from ..engine.protocol import EngineProtocol
 from ..errors import AegisError
 from .prompts import PromptParts, render
 from .states import Answer, PipelineEvent, State, Transition
@@ -21,7 +22,7 @@ class Cancelled(AegisError):
 class Job:
     """Bookkeeping of one answer() call: clock, token count, live handles, events; submits and awaits requests."""
 
-    engine: object
+    engine: EngineProtocol
     repair_temperature: float
     t0: float
     on_event: Callable[[PipelineEvent], None] | None

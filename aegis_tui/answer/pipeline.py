@@ -9,6 +9,7 @@ from typing import Callable
 
 from ..audit import build_record
 from ..engine.handle import FinishReason
+from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
@@ -43,7 +44,7 @@ class PipelineConfig:
 class Pipeline:
     """Answers questions about documents with an engine; every number in a two-stage answer is verified."""
 
-    def __init__(self, engine, config: PipelineConfig | None = None, audit=None) -> None:
+    def __init__(self, engine: EngineProtocol, config: PipelineConfig | None = None, audit=None) -> None:
         self.engine = engine
         self.config = config or PipelineConfig()
         self.audit = audit

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar
 
 from ..answer.states import State
+from ..engine.protocol import EngineProtocol
 from ..errors import AegisError
 from . import messages as m
 from .answer_pane import AnswerPane
@@ -63,9 +64,10 @@ class AegisApp(App):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, doc_path: str | Path | None = None, engine_factory: Callable[[], object] | None = None,
-                 pipeline_config=None, gauge=None, *, audit=None, export_dir: str | Path = ".",
-                 model_label: str = "model", poll_interval: float = 1.0) -> None:
+    def __init__(self, doc_path: str | Path | None = None,
+                 engine_factory: Callable[[], EngineProtocol] | None = None, pipeline_config=None, gauge=None, *,
+                 audit=None, export_dir: str | Path = ".", model_label: str = "model",
+                 poll_interval: float = 1.0) -> None:
         super().__init__()
         self.doc_path = doc_path
         self.engine_factory = engine_factory
@@ -80,7 +82,7 @@ class AegisApp(App):
             gauge = Gauge(interval_s=poll_interval, history=60)
         self.gauge = gauge
         self.document = None
-        self.engine = None
+        self.engine: EngineProtocol | None = None
         self.pipeline = None
         self.ledger = None
         self.model_error: str | None = None

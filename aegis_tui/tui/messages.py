@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from ..engine.protocol import EngineProtocol
+
 
 @dataclass
 class ModelProgress(Message):
@@ -18,7 +20,7 @@ class ModelProgress(Message):
 class ModelReady(Message):
     """The engine is loaded and can take requests."""
 
-    engine: object
+    engine: EngineProtocol
     load_s: float
     ledger: object | None  # the memory ledger predicted for this model and config
 
