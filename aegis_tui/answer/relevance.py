@@ -1,4 +1,4 @@
-"""Question relevance: BM25 over clauses (bigrams for Chinese, words for English) and fan-out candidates."""
+"""Question relevance: fan-out candidates ranked by BM25 (bigrams for Chinese, words for English) and focus."""
 
 from __future__ import annotations
 
@@ -64,15 +64,6 @@ class BM25:
                     s += self.idf[t] * f * (self.k1 + 1) / (f + norm)
             out.append(s)
         return out
-
-
-def rank_spans(spans: list[Span], question: str, top_k: int | None = None) -> list[tuple[Span, float]]:
-    """Spans sorted by BM25 score against the (synonym-expanded) question; zero scores dropped."""
-    if not spans:
-        return []
-    scores = BM25([s.text for s in spans]).scores(expand_question(question))
-    ranked = sorted(((s, sc) for s, sc in zip(spans, scores) if sc > 0), key=lambda p: -p[1])
-    return ranked[:top_k] if top_k else ranked
 
 
 @dataclass(frozen=True)
