@@ -21,6 +21,10 @@ from .slots import Request
 class Engine:
     """One model, one llama.cpp context, n_parallel slots; submit() from any thread."""
 
+    # Chat-template tokens render as nothing: tokenize() adds the model's BOS itself, and generation ends at EOG.
+    bos_text = ""
+    eos_text = ""
+
     def __init__(self, config: EngineConfig) -> None:
         from ..models import inspect_model
 
@@ -137,15 +141,7 @@ class Engine:
 
     def tokenize(self, text: str, add_special: bool = True) -> list[int]:
         """Tokens of text; special-token text such as <start_of_turn> is parsed as the special token."""
-        data = text.encode("utf-8")
-        cap = len(data) + 16
-        arr = (ctypes.c_int32 * cap)()
-        n = self.ll.llama_tokenize(self.vocab, data, len(data), arr, cap, add_special, True)
-        if n < 0:
-            cap = -n
-            arr = (ctypes.c_int32 * cap)()
-            n = self.ll.llama_tokenize(self.vocab, data, len(data), arr, cap, add_special, True)
-        return list(arr[:n])
+        return native.tokenize(self.vocab, text, add_special)
 
     def detokenize(self, tokens) -> str:
         return b"".join(self._piece(int(t), special=True) for t in tokens).decode("utf-8", "replace")
