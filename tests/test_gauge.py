@@ -10,7 +10,7 @@ import types
 
 import pytest
 
-from aegis_tui.memory.gauge import Gauge, GaugeSample, gpu_memory_total, na, sparkline
+from aegis_tui.memory.gauge import Gauge, GaugeSample, gpu_memory_total, memory_budget, na, sparkline
 
 
 class NVMLError(Exception):
@@ -157,3 +157,29 @@ def test_sparkline():
         return GaugeSample("gpu", "x", used, 100 if used is not None else None, None, None, None, None, 0.0)
     assert sparkline([s(0), s(50), s(99), s(None)]) == "▁▅█ "
     assert sparkline([s(10)] * 50, width=8) == "▁" * 8
+
+
+@pytest.mark.parametrize("nvml, gpu, explicit, expect", [
+    # an explicit budget wins, for whichever device the plan is for
+    (True, True, 12 << 30, (12 << 30, "--vram-budget", True)),
+    (False, False, 2 << 30, (2 << 30, "--vram-budget", False)),
+    # a GPU plan with a GPU NVML sees: the GPU's total, named
+    (True, True, None, (8192 << 20, "GPU 0: Fake GPU 8GB", True)),
+    # a GPU plan but NVML sees no GPU: host RAM, and the plan becomes a CPU run
+    (False, True, None, ("ram", "system RAM (no GPU seen by NVML: a CPU run)", False)),
+    # a CPU plan beside a GPU: host RAM, without blaming NVML
+    (True, False, None, ("ram", "system RAM (a CPU run)", False)),
+])
+def test_memory_budget(with_pynvml, nvml, gpu, explicit, expect):
+    import psutil
+
+    with_pynvml(init_error=None if nvml else NVMLError_LibraryNotFound())
+    b = memory_budget(gpu, explicit, "--vram-budget", sample=Gauge().sample_once())
+    want = psutil.virtual_memory().total if expect[0] == "ram" else expect[0]
+    assert (b.bytes, b.source, b.gpu) == (want, *expect[1:])
+
+
+def test_memory_budget_reads_nvml_only_for_a_gpu_plan(with_pynvml):
+    nv = with_pynvml()
+    assert not memory_budget(False).gpu and nv.calls == []  # a CPU plan never opens NVML
+    assert memory_budget(True).bytes == 8192 << 20 and "memory_v2" in nv.calls

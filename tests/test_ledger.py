@@ -1,25 +1,23 @@
-"""Ledger maths against hand-computed cases, the fit check, and `aegis ledger`."""
+"""Ledger maths against hand-computed cases, the ggml type table, the fit check and the whiteboard report."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 
 from aegis_tui.errors import BudgetError
+from aegis_tui.memory.fit import check_fits, max_context
+from aegis_tui.memory.gauge import Budget
+from aegis_tui.memory.ggml import GGML_TYPES, KV_TYPES, row_bytes, type_id, type_name
 from aegis_tui.memory.ledger import (
     GiB,
     LedgerConfig,
     MiB,
-    check_fits,
-    kv_type_name,
     ledger_config_from_settings,
-    max_context,
     predict,
     resolve_context,
-    row_bytes,
     swa_layers,
 )
+from aegis_tui.memory.whiteboard import whiteboard
 from aegis_tui.models import ModelInfo, TensorInfo
 
 
@@ -169,7 +167,7 @@ def test_ledger_config_from_settings(settings, expect):
 @pytest.mark.parametrize("bad", ["q3_k", 99])
 def test_unknown_kv_type(bad):
     with pytest.raises(ValueError):
-        kv_type_name(bad)
+        type_name(bad)
 
 
 def test_row_bytes_needs_whole_blocks():
@@ -178,26 +176,47 @@ def test_row_bytes_needs_whole_blocks():
         row_bytes("q4_0", 48)
 
 
-def test_cli_json(cli, embedded_model):
-    proc = cli("ledger", "--model", embedded_model, "--format", "json", "--vram-budget", "8")
-    assert proc.returncode == 0, proc.stderr
-    data = json.loads(proc.stdout)
-    for key in ("kv_bytes_per_token", "kv_bytes", "weights_bytes", "overhead_bytes", "total_bytes", "budget_bytes",
-                "fits", "n_ctx", "n_seq_max", "kv_unified", "swa_full", "type_k", "type_v"):
-        assert key in data, key
-    assert data["fits"] is True and data["budget_bytes"] == 8 * GiB
-    assert data["total_bytes"] == data["weights_bytes"] + data["kv_bytes"] + data["overhead_bytes"]
-    assert data["kv_bytes_per_token_all_layers"] == 18 * 256 * 2 * 2  # gemma3 270m: 18 layers, 1 × 256, f16
+@pytest.mark.parametrize("name", sorted(GGML_TYPES))
+def test_ggml_table_matches_ggml(name):
+    # the one type table against ggml's own enum and block sizes, as llama.cpp's gguf-py mirrors them
+    import gguf
+
+    ggml = gguf.GGMLQuantizationType[name.upper()]
+    assert type_id(name) == ggml.value
+    assert (GGML_TYPES[name].block_values, GGML_TYPES[name].block_bytes) == gguf.GGML_QUANT_SIZES[ggml]
+    assert type_name(type_id(name)) == type_name(name.upper()) == name
 
 
-def test_cli_text_and_exit_1_when_it_does_not_fit(cli, embedded_model):
-    proc = cli("ledger", "--model", embedded_model, "--vram-budget", "0.25", "--ctx", "8192")
-    assert proc.returncode == 1
-    assert "2 × L × H_kv × d_head × B = 2 × 18 × 1 × 256 × 2 B = 18,432 B/token" in proc.stdout
-    assert "DOES NOT FIT" in proc.stdout and "does not fit" in proc.stderr
+def test_one_kv_type_list():
+    from aegis_tui.engine import config
+
+    assert config.KV_TYPES is KV_TYPES and set(KV_TYPES) <= set(GGML_TYPES)
 
 
-def test_cli_cpu_plan_uses_ram(cli, embedded_model):
-    proc = cli("ledger", "--model", embedded_model, "--device", "cpu", "--kv-type", "q8_0")
-    assert proc.returncode == 0, proc.stderr
-    assert "host memory" in proc.stdout and "type_k q8_0" in proc.stdout
+def _board(info, led, budget_gib: float, gpu: bool = False) -> str:
+    budget = Budget(int(budget_gib * GiB), "a test budget", gpu)
+    return whiteboard(info, led, 4096, budget, options=[(1, 8192), (4, 0)]).text()
+
+
+def test_whiteboard_report():
+    led = predict(QWEN, LedgerConfig(n_ctx=4 * 4096 + 4096, n_seq_max=8, slots=4))
+    text = _board(QWEN, led, 64)
+    assert text.startswith("Memory ledger: qwen2 (qwen2, Q4_K_M, 0.00 MiB file)")
+    assert "config: 4 slots × 4096 tokens per slot + 4 spare prefix sequences, KV f16, CPU only" in text
+    assert "2 × L × H_kv × d_head × B = 2 × 28 × 4 × 128 × 2 B = 57,344 B/token" in text
+    assert "28 full-attention layers: 57,344 B/token × 20,480 cells = 1,120.00 MiB" in text
+    assert "budget (host memory): 64.00 GiB from a test budget; keeping 30% free leaves 44.80 GiB" in text
+    assert ": fits, headroom +" in text
+    assert "largest slots × context per slot that fit: 1 × 8,192 (per-slot context capped" in text
+    rows = {line.split("  ")[1].strip(): line for line in text.splitlines() if line.startswith("  ") and "MiB" in line}
+    assert rows["KV cache"].endswith("1,120.00 MiB") and rows["total"].endswith(f"{led.total('cpu') / MiB:,.2f} MiB")
+    assert "\x1b" not in text
+
+
+def test_whiteboard_gpu_and_not_fitting():
+    led = predict(GEMMA, LedgerConfig(n_ctx=4 * 8192, n_seq_max=4, slots=4, gpu=True))
+    text = _board(GEMMA, led, 0.25, gpu=True)
+    assert "KV f16, 18/18 layers on the GPU" in text
+    assert "15 sliding-window layers" in text and "swa_full is off" in text
+    assert "budget (GPU): 0.25 GiB" in text and "DOES NOT FIT" in text
+    assert "CUDA context (estimate)" in text

@@ -6,6 +6,15 @@ import argparse
 import dataclasses
 import json
 import sys
+from pathlib import Path
+
+from ..errors import InputError
+
+# One floor for --ctx in every command (engine_config checks it): the ledger's fit search and its suggestions
+# step in 256 tokens, as llama.cpp pads n_ctx to 256 cells, and a smaller slot holds no prompt with a document.
+MIN_CTX = 256
+MAX_PARALLEL = 64
+SAMPLE_DOCS = {"zh": "policy_zh", "en": "policy_en"}  # DOC given as sample:zh / sample:en
 
 
 def add_model_arg(p: argparse.ArgumentParser) -> None:
@@ -19,6 +28,53 @@ def add_format_arg(p: argparse.ArgumentParser) -> None:
 def print_json(obj) -> None:
     json.dump(obj, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
+
+
+def show(*items) -> None:
+    """Print text and rich tables to stdout; when stdout is not a terminal (CI, a pipe): plain text, unwrapped."""
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        Console(highlight=False, markup=False, emoji=False).print(*items)
+        return
+    # rich would take $COLUMNS or 80 columns for a pipe and wrap table cells that scripts grep
+    out = Console(color_system=None, width=400, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    with out.capture() as cap:
+        out.print(*items)
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in cap.get().splitlines()))
+
+
+def table(*columns: str, right: tuple[str, ...] = (), cut: dict[str, int] | None = None):
+    """A borderless rich Table with a bold header: `right` columns right-aligned, `cut` columns cut to that
+    many cells with an ellipsis (CJK characters count two, as the terminal draws them)."""
+    from rich import box
+    from rich.table import Table
+
+    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0), header_style="bold")
+    cut = cut or {}
+    for name in columns:
+        t.add_column(name, justify="right" if name in right else "left", max_width=cut.get(name),
+                     no_wrap=name in cut, overflow="ellipsis" if name in cut else "fold")
+    return t
+
+
+def document_path(spec: str) -> str:
+    """A DOC argument as a path: sample:zh / sample:en name the bundled samples, anything else is a path."""
+    if not spec.startswith("sample:"):
+        return spec
+    name = SAMPLE_DOCS.get(spec.split(":", 1)[1])
+    if name is None:
+        raise InputError(f"unknown sample {spec!r} (use {' or '.join('sample:' + k for k in SAMPLE_DOCS)})")
+    from ..samples import sample_path
+
+    return str(sample_path(name))
+
+
+def load_document(spec: str):
+    """The Document a DOC argument names (see document_path)."""
+    from ..text.document import Document
+
+    return Document.load(Path(document_path(spec)))
 
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:
@@ -41,12 +97,11 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
 def engine_config(args, path):
     """The EngineConfig the engine options describe, for the model at path; InputError for out-of-range sizes."""
     from ..engine import EngineConfig
-    from ..errors import InputError
 
-    if args.parallel < 1 or args.parallel > 64:
-        raise InputError("--parallel must be between 1 and 64")
-    if args.ctx < 256:
-        raise InputError("--ctx must be at least 256 tokens")
+    if args.parallel < 1 or args.parallel > MAX_PARALLEL:
+        raise InputError(f"--parallel must be between 1 and {MAX_PARALLEL}")
+    if args.ctx < MIN_CTX:
+        raise InputError(f"--ctx must be at least {MIN_CTX} tokens")
     return EngineConfig(model_path=str(path), n_parallel=args.parallel, n_ctx_per_slot=args.ctx,
                         kv_type=args.kv_type, n_gpu_layers=args.gpu_layers)
 

@@ -6,9 +6,8 @@ import os
 from dataclasses import dataclass, field
 
 from ..errors import EngineError
+from ..memory.ggml import KV_TYPES
 
-# ggml type ids (ggml.h) for the KV cache types we offer.
-KV_TYPES = {"f16": 1, "q8_0": 8, "q4_0": 2}
 FLASH_ATTN = {"auto": -1, "off": 0, "on": 1}
 
 

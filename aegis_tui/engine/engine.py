@@ -10,8 +10,9 @@ from typing import Callable
 import numpy as np
 
 from ..errors import ContextOverflowError, EngineError, ModelError
+from ..memory.ggml import type_id
 from . import native
-from .config import FLASH_ATTN, KV_TYPES, EngineConfig, Sampling
+from .config import FLASH_ATTN, EngineConfig, Sampling
 from .grammar_matcher import GrammarCompiler
 from .handle import EngineStats, Piece, RequestHandle, SlotState
 from .scheduler import Scheduler
@@ -62,8 +63,8 @@ class Engine:
         cp.n_threads_batch = config.n_threads_batch or config.n_threads
         cp.kv_unified = True
         cp.swa_full = self.swa_full
-        cp.type_k = KV_TYPES[self.settings["type_k"]]
-        cp.type_v = KV_TYPES[self.settings["type_v"]]
+        cp.type_k = type_id(self.settings["type_k"])
+        cp.type_v = type_id(self.settings["type_v"])
         cp.flash_attn_type = FLASH_ATTN[self.settings["flash_attn"]]
         cp.n_outputs_max = self.settings["n_outputs_max"]
         cp.no_perf = True
@@ -85,20 +86,16 @@ class Engine:
 
     def _preflight(self, gpu: bool):
         """Predict memory with the ledger and refuse a config that will not fit (with what would)."""
-        import psutil
-
-        from ..memory.gauge import gpu_memory_total
-        from ..memory.ledger import check_fits, ledger_config_from_settings
+        from ..memory.fit import check_fits
+        from ..memory.gauge import memory_budget
+        from ..memory.ledger import ledger_config_from_settings
 
         cfg = self.config
         settings = cfg.llama_context_settings(self.model_info.sliding_window)
-        on_gpu = gpu and self.n_gpu_layers > 0
-        budget = gpu_memory_total()[0] if on_gpu else None
-        if budget is None:
-            on_gpu, budget = False, psutil.virtual_memory().total
-        lcfg = ledger_config_from_settings({**settings, "n_parallel": cfg.n_parallel, "gpu": on_gpu,
-                                            "n_gpu_layers": self.n_gpu_layers if on_gpu else 0})
-        return check_fits(self.model_info, lcfg, budget)
+        budget = memory_budget(gpu and self.n_gpu_layers > 0)  # host RAM when NVML sees no GPU: a CPU plan
+        lcfg = ledger_config_from_settings({**settings, "n_parallel": cfg.n_parallel, "gpu": budget.gpu,
+                                            "n_gpu_layers": self.n_gpu_layers if budget.gpu else 0})
+        return check_fits(self.model_info, lcfg, budget.bytes)
 
     # -- model facts ---------------------------------------------------------------------------------
 

@@ -199,9 +199,46 @@ def _nvml_reason(exc: Exception) -> str:
             "NoPermission": "no permission for NVML", "InvalidArgument": "no such GPU"}.get(name, name)
 
 
+def read_once(device_index: int = 0) -> GaugeSample:
+    """One reading without a polling thread: the GPU's (NVML) when it sees one, else host RAM."""
+    g = Gauge(device_index=device_index)
+    try:
+        return g.sample_once()
+    finally:
+        g.stop()
+
+
 def gpu_memory_total(device_index: int = 0) -> tuple[int | None, str]:
     """The GPU's total memory in bytes and its label when NVML sees one, else (None, why not)."""
-    g = Gauge(device_index=device_index)
-    s = g.sample_once()
-    g.stop()
+    s = read_once(device_index)
     return (s.total_bytes if s.kind == "gpu" else None), s.label
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The memory a plan must fit in: how many bytes, where that figure came from, and whose memory it is."""
+
+    bytes: int
+    source: str
+    gpu: bool  # the GPU's memory (or an explicit budget for a GPU plan); else host RAM
+
+
+def memory_budget(gpu: bool, explicit_bytes: int | None = None, explicit_source: str = "an explicit budget",
+                  sample: GaugeSample | None = None) -> Budget:
+    """The budget a plan must fit: an explicit one, else the GPU's total when the plan offloads and NVML
+    sees a GPU, else system RAM (and then the plan is a CPU run).
+
+    sample: a reading already taken (the TUI's gauge, the ledger's device probe); else NVML is read here,
+    and only when the plan offloads.
+    """
+    if explicit_bytes is not None:
+        return Budget(int(explicit_bytes), explicit_source, gpu)
+    if gpu:
+        sample = sample or read_once()
+        if sample.kind == "gpu" and sample.total_bytes:
+            return Budget(sample.total_bytes, sample.label, True)
+    import psutil
+
+    seen = sample is not None and sample.kind == "gpu"
+    why = "a CPU run" if seen else "no GPU seen by NVML: a CPU run"
+    return Budget(int(psutil.virtual_memory().total), f"system RAM ({why})", False)

@@ -2,57 +2,27 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 
 from ..errors import BudgetError
+from .ggml import CPU_REPACK_TYPES, bytes_per_value, is_quantised, row_bytes, type_name
 
 MiB = 1024 * 1024
 GiB = 1024 * MiB
-DEFAULT_MARGIN = 0.30  # the reference study's safety margin: plan to use at most 70 % of the budget
 CTX_PAD = 256  # llama_context pads n_ctx (and n_ctx_seq) up to a multiple of 256
 SWA_PAD = 256  # llama_kv_cache_iswa pads the sliding-window cache to 256 cells
 CUDA_CONTEXT_BYTES = 600 * MiB  # CUDA context, kernels, cuBLAS and pools: ~597 MiB measured on an H200 (CUDA 13)
 
-# ggml type -> (values per block, bytes per block), from ggml's type_traits.
-GGML_BLOCKS: dict[str, tuple[int, int]] = {
-    "f32": (1, 4), "f16": (1, 2), "bf16": (1, 2), "q8_0": (32, 34), "q4_0": (32, 18), "q4_1": (32, 20),
-    "q5_0": (32, 22), "q5_1": (32, 24), "iq4_nl": (32, 18),
-}
-KV_TYPES = ("f16", "q8_0", "q4_0")
-# ggml_type enum values, for settings that carry the integer llama.cpp takes.
-GGML_TYPE_IDS = {0: "f32", 1: "f16", 2: "q4_0", 3: "q4_1", 6: "q5_0", 7: "q5_1", 8: "q8_0", 20: "iq4_nl", 30: "bf16"}
 # Default sliding-window layer pattern per architecture when the GGUF carries none (llama.cpp's
 # load_swa_pattern(ml, n, dense_first) calls): layer il is SWA unless it is the pattern's dense layer.
 SWA_PATTERNS: dict[str, tuple[int, bool]] = {
     "gemma2": (2, False), "gemma3": (6, False), "cohere2": (4, False), "gpt-oss": (2, False),
     "exaone4": (4, False), "olmo2": (4, False), "afmoe": (4, False), "smallthinker": (4, True),
 }
-# Weight types the CPU backend repacks into a second, interleaved copy (x86 AVX2 / ARM NEON) for matmuls.
-REPACK_TYPES = {"Q4_0", "Q4_K", "IQ4_NL"}
 
 
 def pad(n: int, multiple: int) -> int:
     return (n + multiple - 1) // multiple * multiple
-
-
-def kv_type_name(t) -> str:
-    """Normalise a KV type given as 'q8_0', 'Q8_0' or a ggml_type integer."""
-    if isinstance(t, int):
-        if t not in GGML_TYPE_IDS:
-            raise ValueError(f"unknown ggml type {t}")
-        return GGML_TYPE_IDS[t]
-    name = str(t).lower()
-    if name not in GGML_BLOCKS:
-        raise ValueError(f"unknown KV cache type {t!r}")
-    return name
-
-
-def row_bytes(type_name: str, n_values: int) -> int:
-    """Bytes of a row of n_values in a ggml type (ggml_row_size); quantised rows are whole blocks."""
-    blck, size = GGML_BLOCKS[kv_type_name(type_name)]
-    if n_values % blck:
-        raise ValueError(f"{n_values} values are not a whole number of {type_name} blocks of {blck}")
-    return n_values // blck * size
 
 
 @dataclass(frozen=True)
@@ -205,10 +175,10 @@ def resolve_context(info, cfg: LedgerConfig) -> ContextSettings:
     else:
         n_ctx_seq = pad(n_ctx // n_seq, CTX_PAD)
         n_ctx = n_ctx_seq * n_seq
-    type_k, type_v = kv_type_name(cfg.kv_type_k), kv_type_name(cfg.kv_type_v)
+    type_k, type_v = type_name(cfg.kv_type_k), type_name(cfg.kv_type_v)
     # quantised V needs flash attention: llama_init_from_model switches it on (auto) or refuses (disabled)
     flash = cfg.flash_attn if cfg.flash_attn is not None else True
-    if GGML_BLOCKS[type_v][0] > 1 and cfg.flash_attn is False:
+    if is_quantised(type_v) and cfg.flash_attn is False:
         raise BudgetError(f"a quantised V cache ({type_v}) needs flash attention, which is disabled")
     swa_cells = 0
     if any(swa_layers(info)):
@@ -250,7 +220,7 @@ def _weights(info, cfg: LedgerConfig, i_gpu_start: int, output_gpu: bool) -> lis
         il = _layer_of(t.name)
         if il is not None:
             where = "gpu" if i_gpu_start <= il < n and cfg.gpu else "cpu"
-            if where == "cpu" and t.type in REPACK_TYPES and len(t.shape) == 2 and t.name.endswith(".weight"):
+            if where == "cpu" and t.type in CPU_REPACK_TYPES and len(t.shape) == 2 and t.name.endswith(".weight"):
                 repack += t.n_bytes
         elif t.name.startswith(("token_embd", "pos_embd", "token_types")):
             where = "cpu"
@@ -320,8 +290,7 @@ def _compute_estimate(info, st: ContextSettings, cfg: LedgerConfig, any_full: bo
 
 def _formula(info, st: ContextSettings) -> str:
     """The whiteboard per-token formula with this model's numbers filled in (all layers, no window)."""
-    b_k = GGML_BLOCKS[st.type_k][1] / GGML_BLOCKS[st.type_k][0]
-    b_v = GGML_BLOCKS[st.type_v][1] / GGML_BLOCKS[st.type_v][0]
+    b_k, b_v = bytes_per_value(st.type_k), bytes_per_value(st.type_v)
     n_l, h, d_k, d_v = info.n_layers, info.kv_heads, info.head_dim_k, info.head_dim_v
     value = n_l * h * (d_k * b_k + d_v * b_v)
     if d_k == d_v and b_k == b_v:
@@ -375,62 +344,6 @@ def predict(info, cfg: LedgerConfig) -> Ledger:
     )
 
 
-def usable(budget_bytes: int, margin: float = DEFAULT_MARGIN) -> int:
-    return int(budget_bytes * (1.0 - margin))
-
-
-def fits(ledger: Ledger, budget_bytes: int, margin: float = DEFAULT_MARGIN) -> bool:
-    return ledger.total_bytes <= usable(budget_bytes, margin)
-
-
-def max_context(info, cfg: LedgerConfig, slots: int, budget_bytes: int, margin: float = DEFAULT_MARGIN,
-                spare: int = 0) -> int:
-    """Largest per-slot context (a multiple of 256, at most the trained length) that fits; 0 if none."""
-    def ok(ctx: int) -> bool:
-        c = replace(cfg, n_ctx=ctx * slots, n_seq_max=slots + spare, slots=slots)
-        return fits(predict(info, c), budget_bytes, margin)
-
-    hi = max(CTX_PAD, pad(info.context_length or 131072, CTX_PAD)) // CTX_PAD
-    if not ok(CTX_PAD):
-        return 0
-    lo = 1  # in units of 256; ok(lo) holds
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if ok(mid * CTX_PAD):
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo * CTX_PAD
-
-
-def max_fit(info, cfg: LedgerConfig, budget_bytes: int, margin: float = DEFAULT_MARGIN,
-            slot_counts=(1, 2, 4, 8, 16), spare: int = 0) -> list[tuple[int, int]]:
-    """(slots, largest per-slot context) pairs that fit, for each slot count (context 0: not even 256)."""
-    counts = sorted(set(slot_counts) | {cfg.slots or cfg.n_seq_max})
-    return [(s, max_context(info, cfg, s, budget_bytes, margin, spare)) for s in counts]
-
-
-def check_fits(info, cfg: LedgerConfig, budget_bytes: int, margin: float = DEFAULT_MARGIN) -> Ledger:
-    """The ledger if the config fits the budget after the margin; else BudgetError with what would fit."""
-    ledger = predict(info, cfg)
-    if fits(ledger, budget_bytes, margin):
-        return ledger
-    slots = cfg.slots or cfg.n_seq_max
-    spare = max(0, cfg.n_seq_max - slots)
-    options = [(s, c) for s, c in max_fit(info, cfg, budget_bytes, margin, spare=spare) if c]
-    if options:
-        mine = [c for s, c in options if s == slots]
-        best = f"{slots} slots × {mine[0]} tokens" if mine else ""
-        others = ", ".join(f"{s} × {c}" for s, c in options if s != slots)
-        hint = "largest that fit: " + "; ".join(x for x in (best, others) if x)
-    else:
-        hint = "not even 1 slot × 256 tokens fits"
-    raise BudgetError(
-        f"predicted {ledger.total_bytes / GiB:.2f} GiB on the {ledger.device} exceeds "
-        f"{usable(budget_bytes, margin) / GiB:.2f} GiB ({1 - margin:.0%} of {budget_bytes / GiB:.2f} GiB); {hint}"
-    )
-
-
 def _flash(v) -> bool | None:
     """flash_attn as a bool, None (auto) or llama_flash_attn_type (-1 auto, 0 disabled, 1 enabled)."""
     if v is None or isinstance(v, bool):
@@ -451,8 +364,8 @@ def ledger_config_from_settings(settings: dict) -> LedgerConfig:
     n_seq = int(get("n_seq_max", default=1))
     return LedgerConfig(
         n_ctx=int(get("n_ctx", default=0)), n_seq_max=n_seq, slots=get("n_parallel", "slots"),
-        kv_type_k=kv_type_name(get("type_k", "kv_type_k", "kv_type", default="f16")),
-        kv_type_v=kv_type_name(get("type_v", "kv_type_v", "kv_type", default="f16")),
+        kv_type_k=type_name(get("type_k", "kv_type_k", "kv_type", default="f16")),
+        kv_type_v=type_name(get("type_v", "kv_type_v", "kv_type", default="f16")),
         kv_unified=bool(get("kv_unified", default=True)), swa_full=bool(get("swa_full", default=False)),
         n_gpu_layers=get("n_gpu_layers"), gpu=bool(get("gpu", "gpu_offload", default=False)),
         flash_attn=_flash(get("flash_attn", "flash_attn_type")), n_batch=int(get("n_batch", default=2048)),

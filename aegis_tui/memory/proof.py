@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..errors import EngineError
+from .ggml import type_id
 from .ledger import LedgerConfig, MiB, predict
 
 # "load_tensors:   CPU_Mapped model buffer size =   235.16 MiB"
@@ -15,7 +16,6 @@ _KV_BUF = re.compile(r"llama_kv_cache:\s+(\S+) KV buffer size =\s+([\d.]+) MiB")
 _OUT_BUF = re.compile(r"llama_context:\s+(\S+)\s+output buffer size =\s+([\d.]+) MiB")
 _COMPUTE_BUF = re.compile(r"sched_reserve:\s+(\S+) compute buffer size =\s+([\d.]+) MiB")
 _FLASH = re.compile(r"resolve_fused_ops: Flash Attention (enabled|not supported)")
-_GGML_TYPE = {"f16": 1, "q4_0": 2, "q8_0": 8, "f32": 0, "bf16": 30, "q4_1": 3, "q5_0": 6, "q5_1": 7}
 # The logged sizes have two decimals of MiB: the reading itself is only good to half a hundredth.
 LOG_RESOLUTION = 0.005 * MiB
 
@@ -79,8 +79,8 @@ class LoadedModel:
         cp.n_ubatch = cfg.n_ubatch
         cp.kv_unified = cfg.kv_unified
         cp.swa_full = cfg.swa_full
-        cp.type_k = _GGML_TYPE[cfg.kv_type_k]
-        cp.type_v = _GGML_TYPE[cfg.kv_type_v]
+        cp.type_k = type_id(cfg.kv_type_k)
+        cp.type_v = type_id(cfg.kv_type_v)
         cp.flash_attn_type = -1 if cfg.flash_attn is None else int(cfg.flash_attn)
         cp.offload_kqv = cfg.offload_kqv
         if cfg.n_outputs_max:
