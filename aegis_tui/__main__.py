@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 
+from . import __version__
 from .errors import AegisError, BudgetError, InputError
 
 # name -> module in aegis_tui.cli with register(subparsers) and run(args) -> int
@@ -17,6 +18,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="aegis", description="Offline document QA where every number is verified against the document."
     )
+    parser.add_argument("--version", action="store_true",
+                        help="print the version and whether this llama.cpp build can offload to a GPU")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -29,6 +32,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def offload_line() -> str:
+    """One line: can this llama.cpp build offload to a GPU, through which ggml backend, onto which device."""
+    try:
+        import llama_cpp
+
+        from .engine.native import offload_support
+
+        gpu, backends, devices = offload_support()
+    except (ImportError, OSError) as exc:
+        return f"llama.cpp: cannot be loaded ({exc})"
+    accel = [b for b in backends if b != "CPU"]
+    gpus = [d for d in devices if not d.startswith("CPU")]
+    if gpu:
+        what = f"GPU offload available via {', '.join(accel) or 'a GPU backend'}"
+    elif accel:
+        what = f"CPU only: built with {', '.join(accel)} but no GPU device found"
+    else:
+        what = "CPU only: this build cannot offload to a GPU"
+    detail = f"llama-cpp-python {llama_cpp.__version__}; ggml backends: {', '.join(backends) or 'n/a'}"
+    return f"llama.cpp: {what} ({detail}" + (f"; devices: {', '.join(gpus)})" if gpus else ")")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -37,6 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     if "tui" in commands and (not argv or (argv[0] not in commands and not argv[0].startswith("-"))):
         argv = ["tui", *argv]
     args = parser.parse_args(argv)
+    if args.version:
+        print(f"aegis {__version__}\n{offload_line()}")
+        return 0
     if args.command is None:
         parser.print_help()
         return 2

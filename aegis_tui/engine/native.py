@@ -146,3 +146,30 @@ def stderr_captured():
             os.close(saved)
             tmp.seek(0)
             cap.text = tmp.read().decode("utf-8", "replace")
+
+
+def offload_support() -> tuple[bool, list[str], list[str]]:
+    """Whether this llama.cpp build can offload layers to a GPU, its ggml backends (e.g. CUDA, CPU) and devices.
+
+    Reads llama_supports_gpu_offload and ggml's backend registry; loads llama.cpp (not a model).
+    """
+    ll = llama()
+    backends: list[str] = []
+    devices: list[str] = []
+    try:
+        # llama-cpp-python binds no backend-registry calls; its handle on libggml reaches ggml's own exports
+        from llama_cpp._ggml import libggml as g
+
+        g.ggml_backend_reg_count.restype = g.ggml_backend_dev_count.restype = ctypes.c_size_t
+        g.ggml_backend_reg_get.restype = g.ggml_backend_dev_get.restype = ctypes.c_void_p
+        g.ggml_backend_reg_get.argtypes = g.ggml_backend_dev_get.argtypes = [ctypes.c_size_t]
+        for fn in (g.ggml_backend_reg_name, g.ggml_backend_dev_name, g.ggml_backend_dev_description):
+            fn.restype, fn.argtypes = ctypes.c_char_p, [ctypes.c_void_p]
+        backends = [g.ggml_backend_reg_name(g.ggml_backend_reg_get(i)).decode()
+                    for i in range(g.ggml_backend_reg_count())]
+        for i in range(g.ggml_backend_dev_count()):
+            dev = g.ggml_backend_dev_get(i)
+            devices.append(f"{g.ggml_backend_dev_name(dev).decode()} ({g.ggml_backend_dev_description(dev).decode()})")
+    except (ImportError, AttributeError, OSError):  # an older build without the registry: offload flag only
+        pass
+    return bool(ll.llama_supports_gpu_offload()), backends, devices
