@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -24,18 +23,22 @@ class Job:
 
     engine: EngineProtocol
     repair_temperature: float
-    t0: float
+    clock: Callable[[], float]      # time.perf_counter as the pipeline sees it (tests freeze it there)
     on_event: Callable[[PipelineEvent], None] | None
     cancel: threading.Event
     answer: Answer
+    t0: float = field(init=False)
     tokens: int = 0
     first_piece: float | None = None
     handles: list = field(default_factory=list)
     queue_s: list[float] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def __post_init__(self) -> None:
+        self.t0 = self.clock()
+
     def now(self) -> float:
-        return time.perf_counter() - self.t0
+        return self.clock() - self.t0
 
     def enter(self, state: State, reason: str) -> None:
         self.answer.transitions.append(Transition(state, round(self.now(), 4), reason))

@@ -60,7 +60,7 @@ class Pipeline:
         if not question:
             raise InputError("the question is empty")
         ans = Answer(question=question, mode=mode, strategy=self.config.strategy if mode == "two-stage" else "prose")
-        job = Job(self.engine, self.config.repair_temperature, time.perf_counter(), on_event,
+        job = Job(self.engine, self.config.repair_temperature, time.perf_counter, on_event,
                   cancel or threading.Event(), ans)
         try:
             if mode == "baseline":
