@@ -1,7 +1,5 @@
 """Model resolution and GGUF validation: metadata from the gguf library, bad files rejected in Python."""
 
-import json
-import shutil
 
 import pytest
 
@@ -77,17 +75,3 @@ def test_bad_model_files(bad_files, kind, message, cli):
     assert proc.returncode == 2
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert "Traceback" not in proc.stderr
-
-
-def test_models_command_lists_embedded_and_local(tmp_path, cli, smollm2_model):
-    models = tmp_path / "models"
-    models.mkdir()
-    shutil.copy(smollm2_model, models / "smollm2.gguf")
-    proc = cli("models", "--format", "json", "--models-dir", str(models))
-    assert proc.returncode == 0, proc.stderr
-    rows = json.loads(proc.stdout)
-    assert [(r["source"], r["architecture"]) for r in rows] == [("embedded", "gemma3"), ("local", "llama")]
-    for r in rows:
-        assert {"quantization", "file_size", "n_layers", "kv_heads", "head_dim_k", "context_length"} <= set(r)
-    text = cli("models", "--models-dir", str(models))
-    assert "gemma3" in text.stdout and "Q4_K_M" in text.stdout and "llama" in text.stdout

@@ -31,16 +31,20 @@ def print_json(obj) -> None:
 
 
 def show(*items) -> None:
-    """Print text and rich tables to stdout; when stdout is not a terminal (CI, a pipe): plain text, unwrapped."""
+    """Print lines of text and rich tables to stdout, each item on its own line(s); when stdout is not a terminal
+    (CI, a pipe): plain text, unwrapped, without trailing spaces."""
     from rich.console import Console
 
     if sys.stdout.isatty():
-        Console(highlight=False, markup=False, emoji=False).print(*items)
+        out = Console(highlight=False, markup=False, emoji=False)
+        for item in items:  # one print each: rich would join neighbouring strings on one line
+            out.print(item)
         return
     # rich would take $COLUMNS or 80 columns for a pipe and wrap table cells that scripts grep
     out = Console(color_system=None, width=400, highlight=False, markup=False, emoji=False, soft_wrap=True)
     with out.capture() as cap:
-        out.print(*items)
+        for item in items:
+            out.print(item)
     sys.stdout.write("".join(line.rstrip() + "\n" for line in cap.get().splitlines()))
 
 

@@ -7,8 +7,7 @@ import sys
 from ..answer.pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
 from ..answer.states import Outcome
 from ..errors import InputError
-from ..text.document import Document
-from . import add_engine_args, add_format_arg, open_engine, print_json
+from . import add_engine_args, add_format_arg, load_document, open_engine, print_json, show, table
 
 
 def register(sub) -> None:
@@ -25,38 +24,24 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def load_document(spec: str) -> Document:
-    """A document path, or sample:zh / sample:en for the bundled samples."""
-    if spec.startswith("sample:"):
-        from ..samples import sample_path
-
-        name = {"zh": "policy_zh", "en": "policy_en"}.get(spec.split(":", 1)[1])
-        if name is None:
-            raise InputError(f"unknown sample {spec!r} (use sample:zh or sample:en)")
-        return Document.load(sample_path(name))
-    return Document.load(spec)
-
-
 class Progress:
-    """One status line on a terminal's stderr while the pipeline runs; silent when stderr is not a TTY."""
+    """The pipeline's state as a rich status line on a terminal's stderr; silent when stderr is not a TTY."""
 
     def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.last = ""
+        self.status = None
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            self.status = Console(stderr=True, highlight=False, markup=False).status("starting …")
+            self.status.start()
 
     def __call__(self, ev) -> None:
-        if not self.tty:
-            return
-        line = f"[{ev.state:<8}] {ev.t:6.1f}s  {ev.tokens:5d} tokens  {ev.detail}"[:110]
-        if line != self.last:
-            sys.stderr.write("\r\033[K" + line)
-            sys.stderr.flush()
-            self.last = line
+        if self.status is not None:
+            self.status.update(f"[{ev.state:<8}] {ev.t:6.1f}s  {ev.tokens:5d} tokens  {ev.detail}")
 
     def close(self) -> None:
-        if self.tty and self.last:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+        if self.status is not None:
+            self.status.stop()
 
 
 def run(args) -> int:
@@ -88,23 +73,24 @@ def run(args) -> int:
 
 def print_text(ans) -> None:
     t = ans.timings
-    print(ans.answer)
-    print()
     ttft = f"{t['ttft_s']:.2f}s" if t.get("ttft_s") is not None else "n/a"
-    print(f"state {ans.state.upper()} · mode {ans.mode} ({ans.strategy}) · attempts {ans.attempts} · "
-          f"TTFT {ttft} · E2E {t.get('e2e_s', 0):.2f}s · verify {t.get('verify_ms', 0):.2f} ms · "
-          f"realize {t.get('realize_ms', 0):.2f} ms")
+    items = [ans.answer, "",
+             f"state {ans.state.upper()} · mode {ans.mode} ({ans.strategy}) · attempts {ans.attempts} · "
+             f"TTFT {ttft} · E2E {t.get('e2e_s', 0):.2f}s · verify {t.get('verify_ms', 0):.2f} ms · "
+             f"realize {t.get('realize_ms', 0):.2f} ms"]
     if ans.report is not None:
-        print(f"{'#':>2}  {'verdict':<7} {'subject':<22} {'predicate':<18} {'value':<10} evidence")
+        facts = table("#", "verdict", "subject", "predicate", "value", "evidence", right=("#",),
+                      cut={"subject": 44, "predicate": 36, "value": 20})  # cells: 22/18/10 CJK characters
         for fv in ans.report.facts:
             ev = next((c.evidence for c in fv.checks if c.rule == "source_verbatim" and c.evidence), None)
-            where = f"line {ev['line']} col {ev['column']}" if ev else ""
             f = fv.fact
-            print(f"{fv.index:>2}  {fv.verdict:<7} {f.subject[:22]:<22} {f.predicate[:18]:<18} "
-                  f"{f.object_value[:10]:<10} {where}")
+            facts.add_row(str(fv.index), fv.verdict, f.subject, f.predicate, f.object_value,
+                          f"line {ev['line']} col {ev['column']}" if ev else "")
+        items.append(facts)
     for r in ans.rejected:
         fact = r.get("fact") or {}
-        print(f"  dropped {fact.get('subject', '?')} / {fact.get('object_value', '?')}: {r['rule']} — {r['detail']}")
+        items.append(f"  dropped {fact.get('subject', '?')} / {fact.get('object_value', '?')}: {r['rule']} — "
+                     f"{r['detail']}")
     if ans.mode == "baseline":
-        nums = ", ".join(ans.unsupported_numbers) or "none"
-        print(f"numbers not found in the document: {nums}")
+        items.append(f"numbers not found in the document: {', '.join(ans.unsupported_numbers) or 'none'}")
+    show(*items)

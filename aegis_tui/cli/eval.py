@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from ..errors import InputError
-from . import add_engine_args, add_format_arg, open_engine, print_json
+from . import add_engine_args, add_format_arg, open_engine, print_json, show, table
 
 REFERENCE_QUESTION = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？年度封顶线是多少？"
 
@@ -66,14 +66,7 @@ def run(args) -> int:
     if args.format == "json":
         print_json(out)
         return 0
-    print(f"{'mode':<24} {'recall':>12} {'verified':>8} {'unsupported':>11} {'fallback':>8} "
-          f"{'avg TTFT':>9} {'avg E2E':>8}  rejected by rule")
-    for mode, s in summary.items():
-        ttft = f"{s['avg_ttft_s']:.2f}s" if s["avg_ttft_s"] is not None else "n/a"
-        print(f"{mode:<24} {s['recovered']:>4}/{s['gold']:<3} {s['recall'] or 0:>4.0%} {s['verified_facts']:>8} "
-              f"{s['unsupported_numbers']:>11} {s['fallbacks']:>8} {ttft:>9} {s['avg_e2e_s']:>7.2f}s  "
-              f"{', '.join(f'{k}={v}' for k, v in s['rejected_by_rule'].items()) or '-'}")
-    print()
+    show(summary_table(summary), "")
     for r in results:
         print(f"[{r.mode}] {r.sample}: {r.question}")
         print(f"  recovered {r.recovered}/{r.gold}; unsupported numbers: {', '.join(r.unsupported) or 'none'}")
@@ -81,3 +74,15 @@ def run(args) -> int:
         if r.missing:
             print("  missing: " + "; ".join(r.missing))
     return 0
+
+
+def summary_table(summary: dict):
+    """One row per mode: gold facts recovered, verified facts, unsupported numbers, fallbacks, timings."""
+    t = table("mode", "recall", "verified", "unsupported", "fallback", "avg TTFT", "avg E2E", "rejected by rule",
+              right=("recall", "verified", "unsupported", "fallback", "avg TTFT", "avg E2E"))
+    for mode, s in summary.items():
+        ttft = f"{s['avg_ttft_s']:.2f}s" if s["avg_ttft_s"] is not None else "n/a"
+        t.add_row(mode, f"{s['recovered']}/{s['gold']} {s['recall'] or 0:>4.0%}", str(s["verified_facts"]),
+                  str(s["unsupported_numbers"]), str(s["fallbacks"]), ttft, f"{s['avg_e2e_s']:.2f}s",
+                  ", ".join(f"{k}={v}" for k, v in s["rejected_by_rule"].items()) or "-")
+    return t

@@ -14,13 +14,14 @@ from ..grammar.compiler import (
     extraction_schema_text,
 )
 from ..grammar.validate import check_grammar
-from . import add_format_arg, add_model_arg, print_json
+from . import add_format_arg, add_model_arg, load_document, print_json
 
 
 def register(sub) -> None:
     p = sub.add_parser("grammar", help="regenerate / check grammars/*.gbnf, or compile a grounded grammar")
     p.add_argument("--check", action="store_true", help="fail (exit 1) if the committed grammar is stale")
-    p.add_argument("--doc", metavar="DOC", help="print the document-grounded grammar for DOC instead")
+    p.add_argument("--doc", metavar="DOC",
+                   help="print the document-grounded grammar for DOC instead ('sample:zh' or 'sample:en' too)")
     p.add_argument("--out", metavar="PATH", help="where to write (default: grammars/extraction.gbnf)")
     p.add_argument("--engines", action="store_true",
                    help="also compile the grammar in llama.cpp and llguidance (loads the model's vocabulary)")
@@ -33,9 +34,8 @@ def run(args) -> int:
     t0 = time.perf_counter()
     if args.doc:
         from ..grammar.grounded import grounded_grammar
-        from ..text.document import Document
 
-        doc = Document.load(args.doc)
+        doc = load_document(args.doc)
         t0 = time.perf_counter()
         g = grounded_grammar(doc)
         text = g.text

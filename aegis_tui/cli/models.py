@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import ModelError
 from ..models import embedded_model_path, inspect_model, local_models
-from . import add_format_arg, print_json
+from . import add_format_arg, print_json, show, table
 
 
 def register(sub) -> None:
@@ -40,21 +40,20 @@ def run(args) -> int:
             for src, info in rows
         ])
         return 0
-    header = f"{'source':<9} {'architecture':<12} {'quant':<8} {'size':>10} {'layers':>6} {'kv heads':>8} {'head dim':>8} {'context':>8}  path"
-    print(header)
+    t = table("source", "architecture", "quant", "size", "layers", "kv heads", "head dim", "context", "path",
+              right=("size", "layers", "kv heads", "head dim", "context"))
     for src, info in rows:
         if isinstance(info, Exception):
-            print(f"{src:<9} error: {info}")
+            t.add_row(src, *[""] * 7, f"error: {info}")
             continue
         head = f"{info.head_dim_k}" if info.head_dim_k == info.head_dim_v else f"{info.head_dim_k}/{info.head_dim_v}"
-        print(
-            f"{src:<9} {info.architecture:<12} {info.quantization:<8} {_human(info.file_size):>10} {info.n_layers:>6} "
-            f"{info.kv_heads:>8} {head:>8} {info.context_length:>8}  {info.path}"
-        )
+        t.add_row(src, info.architecture, info.quantization, _human(info.file_size), str(info.n_layers),
+                  str(info.kv_heads), head, str(info.context_length), info.path)
         notes = []
         if info.sliding_window:
             notes.append(f"sliding window {info.sliding_window}")
         notes.append("chat template" if info.chat_template else "no chat template (base model: completion prompts)")
         notes.append(f"vocab {info.n_vocab}")
-        print(f"{'':<9} {info.name}; " + "; ".join(notes))
+        t.add_row(*[""] * 8, f"{info.name}; " + "; ".join(notes), end_section=True)  # under its path
+    show(t)
     return 0

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from . import add_engine_args, engine_config
+from . import add_engine_args, document_path, engine_config
 
 
 def register(sub) -> None:
     p = sub.add_parser("tui", help="the terminal UI: ask questions about a document and see every fact verified",
                        description="Open the terminal UI on DOC (default: the bundled Chinese policy sample).")
-    p.add_argument("doc", nargs="?", metavar="DOC", help="document to open (.txt/.md, UTF-8 or GB18030)")
+    p.add_argument("doc", nargs="?", metavar="DOC",
+                   help="document to open (.txt/.md, UTF-8 or GB18030); 'sample:zh' or 'sample:en'")
     add_engine_args(p)
     p.add_argument("--strategy", choices=["fan-out", "single-pass"], default="fan-out",
                    help="extraction strategy (default: %(default)s)")
@@ -33,8 +34,9 @@ def run(args) -> int:
     from ..models import check_gguf_file, resolve_model
     from ..text.document import Document
 
-    if args.doc:
-        Document.load(args.doc)  # a bad DOC is a one-line error and exit 2, before the screen is taken over
+    doc = document_path(args.doc) if args.doc else None
+    if doc:
+        Document.load(doc)  # a bad DOC is a one-line error and exit 2, before the screen is taken over
     path = check_gguf_file(resolve_model(args.model))
     config = engine_config(args, path)
     from ..tui import AegisApp
@@ -44,7 +46,7 @@ def run(args) -> int:
         from ..audit import AuditLog
 
         audit = AuditLog(args.audit_log)  # every answer's verification and state trail, hash-chained
-    app = AegisApp(doc_path=args.doc, engine_factory=engine_factory(config),
+    app = AegisApp(doc_path=doc, engine_factory=engine_factory(config),
                    pipeline_config=PipelineConfig(strategy=args.strategy, model_name=path.name),
                    export_dir=args.export_dir, model_label=path.name, audit=audit)
     app.run()

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-import unicodedata
 from pathlib import Path
 
 from ..errors import InputError
-from . import add_format_arg, print_json
+from . import add_format_arg, document_path, print_json, show, table
 
 
 def register(sub) -> None:
     p = sub.add_parser("verify", help="verify a facts JSON file against a document (exit 1 if a fact fails)")
-    p.add_argument("document", metavar="DOC", help="the document (.txt/.md, UTF-8 or GB18030)")
+    p.add_argument("document", metavar="DOC",
+                   help="the document (.txt/.md, UTF-8 or GB18030); 'sample:zh' or 'sample:en'")
     p.add_argument("facts", metavar="FACTS.json", help="an ExtractionPayload: {\"atomic_facts\": [...]}")
     add_format_arg(p)
     p.add_argument("--audit-log", nargs="?", const="", metavar="PATH",
@@ -33,32 +33,14 @@ def _read_facts(path: str) -> str:
         raise InputError(f"{path}: cannot read the facts file ({exc})") from None
 
 
-def _width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
-
-
-def _cell(text: str, width: int) -> str:
-    out, used = "", 0
-    for c in text:
-        w = _width(c)
-        if used + w > width:
-            out, used = out[:-1] + "…", used
-            break
-        out += c
-        used += w
-    return out + " " * max(0, width - _width(out))
-
-
-def format_table(report) -> str:
-    """A readable table: one row per fact, with the first failing rule and why."""
-    doc = report.document
-    lines = [f"document: {doc.path}  ({len(doc.text)} chars, sha256 {doc.sha256[:12]}…)",
-             f"{'#':>3}  {_cell('verdict', 7)}  {_cell('subject', 22)}  {_cell('predicate', 18)}  "
-             f"{_cell('value', 14)}  evidence / failing rule"]
+def report_table(report):
+    """A rich table: one row per fact, with its evidence or the first failing rule and why."""
+    t = table("#", "verdict", "subject", "predicate", "value", "evidence / failing rule", right=("#",),
+              cut={"subject": 22, "predicate": 18, "value": 14})
     for fv in report.facts:
         f = fv.fact
         if fv.passed:
-            ev = (fv.check("source_verbatim") or None)
+            ev = fv.check("source_verbatim") or None
             where = ev.evidence if ev and ev.evidence else {}
             why = f"line {where.get('line', '?')}, col {where.get('column', '?')}" if where else ""
         else:
@@ -66,11 +48,14 @@ def format_table(report) -> str:
             why = f"{bad[0].rule}: {bad[0].detail}"
             if len(bad) > 1:
                 why += f"  (+{', '.join(c.rule for c in bad[1:])})"
-        lines.append(f"{fv.index:>3}  {_cell('pass' if fv.passed else 'FAIL', 7)}  {_cell(f.subject, 22)}  "
-                     f"{_cell(f.predicate, 18)}  {_cell(f.object_value, 14)}  {why}")
-    s = report.to_json()["summary"]
-    lines.append(f"summary: {s['passed']}/{s['total']} passed, {s['failed']} failed")
-    return "\n".join(lines)
+        t.add_row(str(fv.index), "pass" if fv.passed else "FAIL", f.subject, f.predicate, f.object_value, why)
+    return t
+
+
+def print_report(report) -> None:
+    doc, s = report.document, report.to_json()["summary"]
+    show(f"document: {doc.path}  ({len(doc.text)} chars, sha256 {doc.sha256[:12]}…)", report_table(report),
+         f"summary: {s['passed']}/{s['total']} passed, {s['failed']} failed")
 
 
 def run(args) -> int:
@@ -78,7 +63,7 @@ def run(args) -> int:
     from ..schema import parse_payload
     from ..text.document import Document
 
-    document = Document.load(args.document)
+    document = Document.load(document_path(args.document))
     payload = parse_payload(_read_facts(args.facts))
     report = Tier1CodeVerifier(document).verify(payload)
     if args.audit_log is not None or os.environ.get("AEGIS_AUDIT_LOG"):
@@ -88,5 +73,5 @@ def run(args) -> int:
     if args.format == "json":
         print_json(report.to_json())
     else:
-        print(format_table(report))
+        print_report(report)
     return 0 if report.all_passed else 1
