@@ -83,7 +83,8 @@ def load_document(spec: str):
 
 def add_engine_args(p: argparse.ArgumentParser) -> None:
     """Options that size the engine: slots, per-slot context, KV cache type, GPU layers (EngineConfig's defaults)."""
-    from ..engine.config import KV_TYPES, EngineConfig
+    from ..engine.config import EngineConfig
+    from ..memory.ggml import KV_TYPES
 
     d = {f.name: f.default for f in dataclasses.fields(EngineConfig) if f.default is not dataclasses.MISSING}
     add_model_arg(p)
