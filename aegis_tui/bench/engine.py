@@ -121,7 +121,7 @@ def _throughput(eng, doc: str, gen: int, reps: int) -> list[dict]:
             done = [h.result() for h in [eng.submit(p, max_tokens=gen) for p in prompts]]
             wall = time.perf_counter() - t0
             tokens = sum(d.stats.generated_tokens for d in done)
-            raw = eng._sched.call(lambda: raw_decode_loop(eng, tokenized, gen), timeout=600)
+            raw = eng.exclusive(lambda: raw_decode_loop(eng, tokenized, gen), timeout=600)
             if tokens / wall > best.get("engine_tps", 0):
                 best.update(engine_tps=tokens / wall, engine_tokens=tokens, engine_wall_s=wall,
                             ttft_avg_s=sum(d.stats.ttft_s or 0 for d in done) / c,
@@ -135,32 +135,28 @@ def _throughput(eng, doc: str, gen: int, reps: int) -> list[dict]:
 def raw_decode_loop(eng, prompts: list[list[int]], gen: int) -> dict:
     """The ceiling: the same sequences on the same context with a bare llama_decode loop and numpy argmax.
 
-    The shared prefix is decoded once into sequence 0 beforehand (as the engine's cache holds it); the
-    timed part copies it, prefills each question and generates greedily until EOG or `gen` tokens.
+    Run it through eng.exclusive (nothing else may decode meanwhile). The shared prefix is decoded once into
+    sequence 0 beforehand (as the engine's cache holds it); the timed part copies it, prefills each question
+    and generates greedily until EOG or `gen` tokens. Batches are laid out by the engine's own Batch.fill, so
+    the two differ only in what the engine does around llama_decode.
     """
     import numpy as np
 
-    ll, ctx, sched = eng.ll, eng.ctx, eng._sched
-    b = sched.batch
-    shared = min(_common(prompts[0], p) for p in prompts)
+    from ..engine.batch import Batch, MemOps
+    from ..engine.prefix_cache import common_prefix
+
+    ll, ctx = eng.ll, eng.ctx
+    b = Batch(ll, eng.n_batch)
+    mem = MemOps(ll, eng.mem)
+    arrays = [np.asarray(p, dtype=np.int32) for p in prompts]
+    shared = min(common_prefix(arrays[0], a) for a in arrays)
     shared = min(shared, min(len(p) for p in prompts) - 1)
     seqs = list(range(len(prompts)))
     for s in seqs:
-        sched.mem.seq_rm(s)
+        mem.seq_rm(s)
 
-    def decode(items):  # items: (seq, tokens, start_pos, want_logits)
-        i, rows = 0, []
-        for seq, toks, start, want in items:
-            n = len(toks)
-            b.token[i:i + n] = toks
-            b.pos[i:i + n] = np.arange(start, start + n, dtype=np.int32)
-            b.seq[i:i + n] = seq
-            b.logits[i:i + n] = 0
-            if want:
-                b.logits[i + n - 1] = 1
-            rows.append(i + n - 1)
-            i += n
-        b.b.n_tokens = i
+    def decode(runs):  # runs: (seq, tokens, start_pos, want_logits)
+        rows = b.fill(runs)
         if ll.llama_decode(ctx, b.b) != 0:
             raise RuntimeError("llama_decode failed in the raw loop")
         return rows
@@ -170,7 +166,7 @@ def raw_decode_loop(eng, prompts: list[list[int]], gen: int) -> dict:
             decode([(0, prompts[0][start:min(shared, start + b.n)], start, False)])
         t0 = time.perf_counter()
         for s in seqs[1:]:
-            sched.mem.seq_cp(0, s, 0, shared)
+            mem.seq_cp(0, s, 0, shared)
         rows = decode([(s, prompts[s][shared:], shared, True) for s in seqs])
         pos = {s: len(prompts[s]) for s in seqs}
         count = {s: 0 for s in seqs}
@@ -196,12 +192,7 @@ def raw_decode_loop(eng, prompts: list[list[int]], gen: int) -> dict:
         return {"tokens": tokens, "wall_s": time.perf_counter() - t0}
     finally:
         for s in seqs:
-            sched.mem.seq_rm(s)
-
-
-def _common(a, b) -> int:
-    n = min(len(a), len(b))
-    return next((i for i in range(n) if a[i] != b[i]), n)
+            mem.seq_rm(s)
 
 
 def _parallel_cold(eng, doc: str, gen: int) -> dict:

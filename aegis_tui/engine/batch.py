@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -30,6 +31,28 @@ class Batch:
         b.logits = self.logits.ctypes.data_as(ctypes.POINTER(ctypes.c_int8))
         self.b = b
 
+    def fill(self, runs: Iterable[tuple[int, Sequence[int], int, bool]]) -> list[int]:
+        """Lay out runs of (seq, tokens, first position, wants logits) back to back; each run's logits row.
+
+        The row is that of the run's last token, -1 for a run that asked for no logits. The runs must fit in
+        n tokens. The scheduler, the engine's probe and the benchmark's raw decode loop all fill batches here,
+        so the raw loop measures the same batch layout the engine decodes.
+        """
+        i = 0
+        rows = []
+        for seq, toks, start, want in runs:
+            n = len(toks)
+            self.token[i:i + n] = toks
+            self.pos[i:i + n] = np.arange(start, start + n, dtype=np.int32)
+            self.seq[i:i + n] = seq
+            self.logits[i:i + n] = 0
+            if want:
+                self.logits[i + n - 1] = 1
+            rows.append(i + n - 1 if want else -1)
+            i += n
+        self.b.n_tokens = i
+        return rows
+
 
 class MemOps:
     """llama_memory_* calls on the context's memory, as the prefix cache needs them."""
@@ -45,6 +68,3 @@ class MemOps:
 
     def seq_pos_min(self, seq: int) -> int:
         return self.ll.llama_memory_seq_pos_min(self.mem, seq)
-
-    def seq_pos_max(self, seq: int) -> int:
-        return self.ll.llama_memory_seq_pos_max(self.mem, seq)

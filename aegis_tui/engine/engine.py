@@ -77,10 +77,7 @@ class Engine:
         self.mem = ll.llama_get_memory(self.ctx)
         self.n_batch = ll.llama_n_batch(self.ctx)
         self.n_ctx = ll.llama_n_ctx(self.ctx)
-        eog = [t for t in (ll.llama_vocab_eos(self.vocab), ll.llama_vocab_eot(self.vocab))
-               if t >= 0 and ll.llama_vocab_is_eog(self.vocab, t)]
-        self.eog_tokens = sorted(set(eog))
-        self.compiler = GrammarCompiler(config.model_path, self.vocab, self.eog_tokens)
+        self.compiler = GrammarCompiler(config.model_path, self.vocab)
         self._eog_cache: dict[int, bool] = {}
         self._sched = Scheduler(self)
 
@@ -124,24 +121,21 @@ class Engine:
         for t in tokens:
             b = cache.get(t)
             if b is None:
-                b = cache[t] = self._piece(int(t), special=False)
+                b = cache[t] = self._piece(int(t))
             out.append(b)
         return b"".join(out)
 
-    def _piece(self, tok: int, special: bool) -> bytes:
+    def _piece(self, tok: int) -> bytes:
         buf = ctypes.create_string_buffer(64)
-        n = self.ll.llama_token_to_piece(self.vocab, tok, buf, 64, 0, special)
+        n = self.ll.llama_token_to_piece(self.vocab, tok, buf, 64, 0, False)
         if n < 0:
             buf = ctypes.create_string_buffer(-n)
-            n = self.ll.llama_token_to_piece(self.vocab, tok, buf, -n, 0, special)
+            n = self.ll.llama_token_to_piece(self.vocab, tok, buf, -n, 0, False)
         return buf.raw[:n]
 
     def tokenize(self, text: str, add_special: bool = True) -> list[int]:
         """Tokens of text; special-token text such as <start_of_turn> is parsed as the special token."""
         return native.tokenize(self.vocab, text, add_special)
-
-    def detokenize(self, tokens) -> str:
-        return b"".join(self._piece(int(t), special=True) for t in tokens).decode("utf-8", "replace")
 
     # -- requests ------------------------------------------------------------------------------------
 
@@ -214,23 +208,20 @@ class Engine:
             b = sched.batch
             try:
                 for start in range(0, len(tokens), b.n):
-                    chunk = tokens[start:start + b.n]
-                    n = len(chunk)
-                    b.token[:n] = chunk
-                    b.pos[:n] = np.arange(start, start + n, dtype=np.int32)
-                    b.seq[:n] = seq
-                    b.logits[:n] = 0
-                    b.logits[n - 1] = 1
-                    b.b.n_tokens = n
+                    (row,) = b.fill([(seq, tokens[start:start + b.n], start, True)])
                     rc = self.ll.llama_decode(self.ctx, b.b)
                     if rc != 0:
                         raise EngineError(f"llama_decode failed (code {rc})")
-                ptr = self.ll.llama_get_logits_ith(self.ctx, n - 1)
+                ptr = self.ll.llama_get_logits_ith(self.ctx, row)
                 return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,)).copy()
             finally:
                 sched.mem.seq_rm(seq)
 
         return sched.call(probe)
+
+    def exclusive(self, fn: Callable[[], object], timeout: float | None = 30.0):
+        """fn() run on the engine thread between steps, so nothing else decodes meanwhile; its result."""
+        return self._sched.call(fn, timeout)
 
     def state_bytes(self) -> int:
         """llama_state_get_size: bytes of the context's state, which grows with the KV cells in use."""

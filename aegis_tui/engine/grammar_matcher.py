@@ -6,6 +6,7 @@ import ctypes
 import threading
 import warnings
 from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,11 +44,10 @@ def _vocab_model_locked(model_path: str):
     return model
 
 
-def llg_tokenizer(model_path: str, vocab=None, eog_tokens: list[int] | None = None):
+def llg_tokenizer(model_path: str):
     """The llguidance tokenizer for a model file, built once per process on its own vocabulary.
 
-    vocab and eog_tokens are accepted for the caller's convenience but not kept: the tokenizer is built from
-    the process-lifetime vocabulary and the same end-of-generation tokens the engine computes.
+    Built on the process-lifetime vocabulary (see vocab_model), with its EOS/EOT tokens as end of generation.
     """
     with _tok_lock:
         tok = _tokenizers.get(model_path)
@@ -78,17 +78,13 @@ class CompiledGrammar:
 class GrammarCompiler:
     """Compiles GBNF once per text (LRU) and hands out fresh per-request matchers."""
 
-    def __init__(self, model_path: str, vocab, eog_tokens: list[int], max_cached: int = 16) -> None:
+    def __init__(self, model_path: str, vocab, max_cached: int = 16) -> None:
         self._model_path = model_path
         self._vocab = vocab
-        self._eog = eog_tokens
         self._cache: OrderedDict[str, CompiledGrammar] = OrderedDict()
         self._lock = threading.Lock()
         self._max = max_cached
         self.force_fallback = False  # tests and benchmarks can pin the llama.cpp GBNF path
-
-    def tokenizer(self):
-        return llg_tokenizer(self._model_path, self._vocab, self._eog)
 
     def compile(self, text: str) -> CompiledGrammar:
         key = ("F:" if self.force_fallback else "L:") + text
@@ -111,7 +107,7 @@ class GrammarCompiler:
 
             try:
                 grammar = llguidance.grammar_from("gbnf", text)
-                matcher = llguidance.LLMatcher(self.tokenizer(), grammar, log_level=0)
+                matcher = llguidance.LLMatcher(llg_tokenizer(self._model_path), grammar, log_level=0)
                 if matcher.is_error():
                     llg_error = matcher.get_error()
                 else:
@@ -119,7 +115,7 @@ class GrammarCompiler:
                     return CompiledGrammar("llg", text, matcher)
             except (ValueError, RuntimeError, TypeError) as exc:
                 llg_error = str(exc)
-        sampler, gbnf_error = _init_gbnf_sampler(self._vocab, text)
+        sampler, gbnf_error = init_gbnf_sampler(self._vocab, text)
         if sampler is None:
             raise GrammarError(
                 "grammar rejected by both grammar engines: "
@@ -132,7 +128,7 @@ class GrammarCompiler:
         """A fresh matcher for one request."""
         if compiled.kind == "llg":
             return LlgMatcher(compiled.template.deep_copy())
-        sampler, err = _init_gbnf_sampler(self._vocab, compiled.text)
+        sampler, err = init_gbnf_sampler(self._vocab, compiled.text)
         if sampler is None:
             raise GrammarError(f"llama.cpp rejected the grammar: {_first_line(err)}")
         return GbnfMatcher(sampler)
@@ -152,7 +148,7 @@ def _first_line(text: str) -> str:
     return text.splitlines()[0][:300] if text else "unknown error"
 
 
-def _init_gbnf_sampler(vocab, text: str):
+def init_gbnf_sampler(vocab, text: str):
     """llama.cpp's GBNF sampler for text, or (None, its error): printed parse errors are captured, not shown."""
     ll = native.llama()
     log = native.log_capture()
@@ -166,8 +162,39 @@ def _init_gbnf_sampler(vocab, text: str):
     return sampler, ""
 
 
+class MaskFiller:
+    """llguidance token bitmasks for a step's constrained slots, computed together on a worker thread."""
+
+    def __init__(self, n_rows: int, n_vocab: int) -> None:
+        self.mask = np.zeros((n_rows, (n_vocab + 31) // 32), np.int32)  # row i: sequence i
+        self._threads = max(1, min(n_rows, 4))
+        self._exec = None
+        self._pool: ThreadPoolExecutor | None = None
+
+    def start(self, jobs: list[tuple[object, int]]) -> Future | None:
+        """Fill mask rows for (llguidance matcher, row) jobs; None when there are none.
+
+        Started before llama_decode so the two overlap: both release the GIL, and the matchers already hold
+        every token up to now. Wait on the future before reading a row.
+        """
+        if not jobs:
+            return None
+        if self._exec is None:
+            import llguidance
+
+            self._exec = llguidance.LLExecutor(num_threads=self._threads)
+            self._pool = ThreadPoolExecutor(1, thread_name_prefix="aegis-mask")
+        from llguidance.numpy import fill_next_token_bitmask_par
+
+        return self._pool.submit(fill_next_token_bitmask_par, self._exec, jobs, self.mask)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+
+
 class LlgMatcher:
-    """llguidance matcher for one request; masks are filled for all slots together by the scheduler."""
+    """llguidance matcher for one request; masks are filled for all slots together by a MaskFiller."""
 
     kind = "llg"
 

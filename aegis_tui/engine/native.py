@@ -11,8 +11,6 @@ _module = None
 _log: LlamaLog | None = None
 _log_callback = None  # the ctypes callback object; module-level so it is never garbage-collected
 
-LEVEL_NAMES = {0: "none", 1: "info", 2: "warn", 3: "error", 4: "debug", 5: "cont"}
-
 
 def llama():
     """The `llama_cpp` module, imported on first use, with `llama_backend_init()` called exactly once."""

@@ -64,3 +64,23 @@ class Sampler:
             ids = ids[:cut]
         probs = probs / probs.sum()
         return int(ids[self.rng.choice(len(ids), p=probs)])
+
+
+def constrained_choice(sampler: Sampler, logits: np.ndarray, matcher, mask_row: np.ndarray) -> int:
+    """The next token under a slot's grammar (none, llguidance or llama.cpp GBNF); -1 when it allows none.
+
+    Both grammar paths try the unconstrained choice first and mask only when the grammar rejects it: a
+    greedy pick checked against one bitmask bit (llguidance), or one grammar step over one candidate (GBNF).
+    """
+    if matcher is None:
+        return sampler.choose(logits)
+    if matcher.kind == "llg":
+        tok = int(np.argmax(logits)) if sampler.rng is None else -1
+        if tok < 0 or not bit_allowed(mask_row, tok):
+            tok = sampler.choose(logits, allowed_ids(mask_row, len(logits)))
+        return tok
+    tok = sampler.choose(logits)
+    if not matcher.allows(tok):
+        masked = matcher.mask_logits(logits)
+        tok = sampler.choose(logits, np.flatnonzero(np.isfinite(masked)))
+    return tok

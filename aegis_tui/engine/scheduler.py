@@ -5,15 +5,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..errors import EngineError
 from .batch import Batch, MemOps
-from .handle import Completion, Piece, RequestStats
-from .prefix_cache import KvLedger, PrefixCache, common_prefix
-from .sampling import Sampler, allowed_ids, bit_allowed
+from .grammar_matcher import MaskFiller
+from .handle import Piece
+from .prefill import Item, halve_prompt_chunks, inflight_match, plan_step
+from .prefix_cache import KvLedger, PrefixCache
+from .sampling import Sampler, constrained_choice
 from .slots import Request, Slot, TextStream
 
 SHARE_MIN_TOKENS = 16  # wait for an in-flight prefill only when it saves more than this many tokens
@@ -39,9 +40,7 @@ class Scheduler:
         spare = list(range(cfg.n_parallel, cfg.n_seq_max))
         self.cache = PrefixCache(spare, cfg.cache_tokens, self.ledger, self.mem, core.n_swa, core.swa_full)
         self.n_vocab = core.n_vocab
-        self.mask = np.zeros((cfg.n_parallel, (self.n_vocab + 31) // 32), np.int32)
-        self._llg_exec = None
-        self._mask_pool = None
+        self.masks = MaskFiller(cfg.n_parallel, self.n_vocab)
         self.tok_log: deque[tuple[float, int]] = deque()
         self.kv_used = 0
         self.prefill_limit = core.n_batch
@@ -56,7 +55,7 @@ class Scheduler:
     def enqueue(self, req: Request) -> None:
         with self.cv:
             if self.closing:
-                req.handle._finish(self._completion_for_unstarted(req, "closed", "engine closed"))
+                req.handle._finish(req.unstarted("closed", "engine closed"))
                 return
             self.waiting.append(req)
             self.cv.notify()
@@ -66,7 +65,7 @@ class Scheduler:
             for req in self.waiting:
                 if req.handle is handle:
                     self.waiting.remove(req)
-                    handle._finish(self._completion_for_unstarted(req, "cancelled", None))
+                    handle._finish(req.unstarted("cancelled", None))
                     return
             self.cancels.append(handle)
             self.cv.notify()
@@ -93,8 +92,7 @@ class Scheduler:
         if not join:
             return
         self.thread.join(timeout)
-        if self._mask_pool is not None:
-            self._mask_pool.shutdown(wait=True)
+        self.masks.close()
 
     def queue_len(self) -> int:
         return len(self.waiting)
@@ -142,12 +140,7 @@ class Scheduler:
                 if s.busy:
                     self._finish(s, reason, error)
             for req in waiting:
-                req.handle._finish(self._completion_for_unstarted(req, reason, error))
-
-    def _completion_for_unstarted(self, req: Request, reason: str, error: str | None) -> Completion:
-        now = time.perf_counter()
-        stats = RequestStats(queue_s=now - req.t_submit, e2e_s=now - req.t_submit, prompt_tokens=len(req.prompt))
-        return Completion("", reason, error, [], stats)
+                req.handle._finish(req.unstarted(reason, error))
 
     def _admit(self) -> None:
         for slot in self.slots:
@@ -158,7 +151,7 @@ class Scheduler:
                     return
                 req = self.waiting.popleft()
             if req.handle.cancel_requested:
-                req.handle._finish(self._completion_for_unstarted(req, "cancelled", None))
+                req.handle._finish(req.unstarted("cancelled", None))
                 continue
             self._start(slot, req)
 
@@ -176,7 +169,7 @@ class Scheduler:
                 return
         self.mem.seq_rm(slot.id)
         entry, n = self.cache.lookup(req.prompt) if self.cache.enabled else (None, 0)
-        src, m = self._inflight_match(slot, req.prompt)
+        src, m = inflight_match(self.slots, slot, req.prompt)
         if src is not None and m > n + SHARE_MIN_TOKENS:
             # Another slot is prefilling the same document right now: wait for it instead of repeating it.
             slot.wait_src, slot.wait_req, slot.wait_n = src, src.req, m
@@ -191,16 +184,6 @@ class Scheduler:
             n = 0
             slot.node = self.ledger.new(None, 0)
         slot.n_past = slot.prompt_pos = slot.cached = n
-
-    def _inflight_match(self, slot: Slot, prompt: np.ndarray):
-        best, best_n = None, 0
-        for s in self.slots:
-            if s is slot or not s.prefilling:
-                continue
-            n = min(common_prefix(s.req.prompt, prompt), len(prompt) - 1)
-            if n > best_n:
-                best, best_n = s, n
-        return best, best_n
 
     def _resolve_waits(self) -> None:
         """Slots waiting on another slot's prefill take its cells once it has decoded the shared part."""
@@ -221,73 +204,23 @@ class Scheduler:
 
     # -- one step: build the batch, decode, sample -------------------------------------------------------
 
-    def _plan(self) -> list[tuple[Slot, list[int] | np.ndarray, bool]]:
-        """(slot, tokens, wants_logits) for this step: decode tokens first, then prompt chunks."""
-        room = self.batch.n
-        items = []
-        for s in self.slots:
-            if s.busy and not s.prefilling and s.pending and room > 0:
-                take = s.pending[:room]
-                items.append((s, take, len(take) == len(s.pending)))
-                room -= len(take)
-        for s in self.slots:
-            if s.busy and s.prefilling and room > 0:
-                end = s.prompt_pos + min(room, self.prefill_limit)
-                # stop exactly where a waiting slot's shared prefix ends, so it can copy those cells next
-                splits = [w.wait_n for w in self.slots if w.wait_src is s and w.wait_n > s.prompt_pos]
-                end = min([end, *splits])
-                chunk = s.req.prompt[s.prompt_pos:end]
-                if len(chunk) == 0:
-                    continue
-                items.append((s, chunk, s.prompt_pos + len(chunk) == len(s.req.prompt)))
-                room -= len(chunk)
-        return items
-
-    def _fill(self, items) -> list[int]:
-        b = self.batch
-        i = 0
-        rows = []
-        for s, toks, want in items:
-            n = len(toks)
-            b.token[i:i + n] = toks
-            b.pos[i:i + n] = np.arange(s.n_past, s.n_past + n, dtype=np.int32)
-            b.seq[i:i + n] = s.id
-            b.logits[i:i + n] = 0
-            if want:
-                b.logits[i + n - 1] = 1
-            rows.append(i + n - 1 if want else -1)
-            i += n
-        b.b.n_tokens = i
-        return rows
-
-    def _start_masks(self, items):
-        jobs = [(s.matcher.m, s.id) for s, _, want in items
-                if want and s.matcher is not None and s.matcher.kind == "llg"]
-        if not jobs:
-            return None
-        if self._llg_exec is None:
-            import llguidance
-
-            self._llg_exec = llguidance.LLExecutor(num_threads=max(1, min(len(self.slots), 4)))
-            self._mask_pool = ThreadPoolExecutor(1, thread_name_prefix="aegis-mask")
-        from llguidance.numpy import fill_next_token_bitmask_par
-
-        # Overlaps llama_decode: both release the GIL, and the matchers already hold every token up to now.
-        return self._mask_pool.submit(fill_next_token_bitmask_par, self._llg_exec, jobs, self.mask)
+    def _start_masks(self, items: list[Item]):
+        return self.masks.start([(s.matcher.m, s.id) for s, _, want in items
+                                 if want and s.matcher is not None and s.matcher.kind == "llg"])
 
     def _step(self) -> None:
-        items = self._plan()
+        items = plan_step(self.slots, self.batch.n, self.prefill_limit)
         if not items:
             return
         masks = self._start_masks(items)
         while True:
-            rows = self._fill(items)
+            rows = self.batch.fill((s.id, toks, s.n_past, want) for s, toks, want in items)
             rc = self.ll.llama_decode(self.core.ctx, self.batch.b)
             if rc == 0:
                 break
             if rc == 1 and self._relieve_kv(items):
                 items = [it for it in items if it[0].busy]
-                items = self._replan(items)
+                items = halve_prompt_chunks(items)
                 if items:
                     continue
                 if masks is not None:
@@ -330,18 +263,7 @@ class Scheduler:
             masks.result()
         self._account(now, self._step_tokens)
 
-    def _replan(self, items):
-        """After freeing KV cells, shrink prompt chunks so the retry asks for fewer cells."""
-        out = []
-        for s, toks, want in items:
-            if s.prefilling and len(toks) > 1:
-                half = toks[: max(1, len(toks) // 2)]
-                out.append((s, half, s.prompt_pos + len(half) == len(s.req.prompt)))
-            else:
-                out.append((s, toks, want))
-        return out
-
-    def _relieve_kv(self, items) -> bool:
+    def _relieve_kv(self, items: list[Item]) -> bool:
         """"No KV slot": drop a cached prefix, else halve prompt chunks, else fail the newest request."""
         if self.cache.evict_lru():
             return True
@@ -357,20 +279,7 @@ class Scheduler:
     def _sample(self, s: Slot, row: int, now: float) -> None:
         ptr = self.ll.llama_get_logits_ith(self.core.ctx, row)
         logits = np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
-        m = s.matcher
-        greedy = s.sampler.rng is None
-        if m is None:
-            tok = s.sampler.choose(logits)
-        elif m.kind == "llg":
-            mrow = self.mask[s.id]
-            tok = int(np.argmax(logits)) if greedy else -1
-            if tok < 0 or not bit_allowed(mrow, tok):
-                tok = s.sampler.choose(logits, allowed_ids(mrow, self.n_vocab))
-        else:
-            tok = s.sampler.choose(logits)
-            if not m.allows(tok):
-                masked = m.mask_logits(logits)
-                tok = s.sampler.choose(logits, np.flatnonzero(np.isfinite(masked)))
+        tok = constrained_choice(s.sampler, logits, s.matcher, self.masks.mask[s.id])
         if tok < 0:
             self._finish(s, "error", "the grammar allows no token here")
             return
@@ -431,18 +340,7 @@ class Scheduler:
             self.ledger.kill(s.node)
         if s.matcher is not None:
             s.matcher.close()
-        stats = RequestStats(
-            queue_s=s.t_admit - req.t_submit,
-            ttft_s=(s.t_first - req.t_submit) if s.t_first is not None else None,
-            e2e_s=now - req.t_submit,
-            prompt_tokens=len(req.prompt),
-            cached_tokens=s.cached,
-            generated_tokens=s.generated,
-            itl_s=s.itl,
-            forced_tokens=s.forced,
-        )
-        text = s.stream.text if s.stream is not None else ""
-        completion = Completion(text, reason, error, list(s.out), stats)
+        completion = s.completion(reason, error, now)
         s.reset()
         self.cache.enforce_budget()
         self.kv_used = self.ledger.cells()

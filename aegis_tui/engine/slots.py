@@ -10,7 +10,7 @@ import numpy as np
 
 from .config import Sampling
 from .grammar_matcher import CompiledGrammar
-from .handle import RequestHandle
+from .handle import Completion, RequestHandle, RequestStats
 from .prefix_cache import KvNode
 from .sampling import Sampler
 
@@ -26,6 +26,12 @@ class Request:
     grammar: CompiledGrammar | None
     stop: list[str]
     t_submit: float = field(default_factory=time.perf_counter)
+
+    def unstarted(self, reason: str, error: str | None) -> Completion:
+        """The completion of a request that ends before it got a slot (cancelled, closed, engine failure)."""
+        now = time.perf_counter()
+        stats = RequestStats(queue_s=now - self.t_submit, e2e_s=now - self.t_submit, prompt_tokens=len(self.prompt))
+        return Completion("", reason, error, [], stats)
 
 
 class TextStream:
@@ -110,3 +116,19 @@ class Slot:
     @property
     def prefilling(self) -> bool:
         return self.req is not None and self.wait_src is None and self.prompt_pos < len(self.req.prompt)
+
+    def completion(self, reason: str, error: str | None, now: float) -> Completion:
+        """What the slot's request produced, with its timings, as it ends now."""
+        req = self.req
+        stats = RequestStats(
+            queue_s=self.t_admit - req.t_submit,
+            ttft_s=(self.t_first - req.t_submit) if self.t_first is not None else None,
+            e2e_s=now - req.t_submit,
+            prompt_tokens=len(req.prompt),
+            cached_tokens=self.cached,
+            generated_tokens=self.generated,
+            itl_s=self.itl,
+            forced_tokens=self.forced,
+        )
+        text = self.stream.text if self.stream is not None else ""
+        return Completion(text, reason, error, list(self.out), stats)

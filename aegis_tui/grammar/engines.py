@@ -37,11 +37,11 @@ def _tokenizer(model_path: str):
 
 def check_llama_cpp(gbnf: str, model_path: str) -> str:
     """'' when llama.cpp's grammar sampler compiles the grammar, else the error it reported."""
-    from ..engine.grammar_matcher import _init_gbnf_sampler
+    from ..engine.grammar_matcher import init_gbnf_sampler
     from ..engine.native import llama
 
     lc = llama()
-    sampler, error = _init_gbnf_sampler(lc.llama_model_get_vocab(_vocab_model(model_path)), gbnf)
+    sampler, error = init_gbnf_sampler(lc.llama_model_get_vocab(_vocab_model(model_path)), gbnf)
     if sampler:
         lc.llama_sampler_free(sampler)
     return error

@@ -66,16 +66,14 @@ def grounded_grammar(
     spans: Iterable[Span] | None = None,
     *,
     max_facts: int = MAX_FACTS,
-    subjects: Sequence[str] | None = None,
-    predicates: Sequence[str] | None = None,
     ground_labels: bool = False,
 ) -> GroundedGrammar:
     """Compile a GBNF where source_text is one offered span and object_value a quantity inside that span.
 
     Field order is subject, predicate, source_text, object_value, fact_type: the quote is chosen before the
-    value so the value rule can be tied to it. subjects/predicates, when given, restrict those fields to
-    the listed strings; otherwise they are bounded free strings. With ground_labels the quote comes first and
-    subject and predicate must be spans of it too (source_text, subject, predicate, object_value, fact_type).
+    value so the value rule can be tied to it; subject and predicate are bounded free strings. With
+    ground_labels the quote comes first and subject and predicate must be spans of it too (source_text,
+    subject, predicate, object_value, fact_type).
     """
     offered = list(spans) if spans is not None else candidate_spans(doc)
     rules: list[tuple[str, str]] = []
@@ -110,13 +108,6 @@ def grounded_grammar(
 
         raise GrammarError(f"{doc.path}: no span of the document contains a quantity to ground facts on")
 
-    def choice(items: Sequence[str] | None, hi: int) -> str:
-        if items:
-            uniq = list(dict.fromkeys(s for s in items if 0 < len(s) <= hi))
-            if uniq:
-                return " | ".join(json_string_literal(s) for s in uniq)
-        return bounded_string(1, hi)
-
     fact_type = f"{json_key('fact_type')} ws \":\" ws \"\\\"numeric\\\"\""
     if ground_labels:
         fact = '"{" ws evidence ws "," ws ' + fact_type + ' ws "}"'
@@ -125,7 +116,7 @@ def grounded_grammar(
         fact = ('"{" ws ' + f"{json_key('subject')} ws \":\" ws subject ws \",\" ws "
                 f"{json_key('predicate')} ws \":\" ws predicate ws \",\" ws evidence ws \",\" ws "
                 + fact_type + ' ws "}"')
-        labels = [("subject", choice(subjects, MAX_SUBJECT)), ("predicate", choice(predicates, MAX_PREDICATE))]
+        labels = [("subject", bounded_string(1, MAX_SUBJECT)), ("predicate", bounded_string(1, MAX_PREDICATE))]
     head = [
         ("root", f'"{{" ws {json_key("atomic_facts")} ws ":" ws "[" ws ( fact ( ws "," ws fact ){{0,{max_facts - 1}}} )? ws "]" ws "}}"'),
         ("fact", fact),
