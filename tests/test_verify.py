@@ -194,11 +194,31 @@ def test_every_tampered_fact_fails_with_the_right_rule(name, case):
 
 
 def test_consistency_flags_both_facts():
+    # both bind on their own (住院 85%, 门诊 50%): the payload gives one subject and predicate two values
     gold = load_gold("policy_zh").atomic_facts
-    clash = gold[0].model_copy(update={"object_value": "600元", "source_text": "二级定点医疗机构600元"})
-    report = Tier1CodeVerifier(DOCS["policy_zh"]).verify(ExtractionPayload(atomic_facts=[gold[0], clash]))
+    clash = gold[3].model_copy(update={"object_value": "50%", "source_text": "普通门诊统筹在一级及以下定点医疗机构实行，"
+                                       "政策范围内普通门诊费用的报销比例为50%"})
+    report = Tier1CodeVerifier(DOCS["policy_zh"]).verify(ExtractionPayload(atomic_facts=[gold[3], clash]))
     assert [fv.check("consistency").passed for fv in report.facts] == [False, False]
     assert report.facts[0].check("consistency").evidence == {"conflicts_with": [1]}
+
+
+@pytest.mark.parametrize("sample,true,misbound", [
+    # the question "hotel cap in high-cost cities": the model also labels the standard-city $250 with it
+    ("policy_en", _fact("high-cost cities", "hotel cap", "$400 per night", "$400 per night in high-cost cities"),
+     _fact("high-cost cities", "hotel cap", "$250 per night", ENQ)),
+    # 二级's 600元 claimed for 一级及以下 beside the true 300元
+    ("policy_zh", _fact(ZH1, "起付线", "300元", Q300),
+     _fact(ZH1, "起付线", "600元", "一级及以下定点医疗机构300元；二级定点医疗机构600元")),
+])
+def test_consistency_ignores_facts_that_fail_their_own_rules(sample, true, misbound):
+    for facts in ([true, misbound], [misbound, true]):
+        report = Tier1CodeVerifier(DOCS[sample]).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+        good, bad = (report.facts[0], report.facts[1]) if facts[0] is true else (report.facts[1], report.facts[0])
+        assert good.passed, good.failed_rules
+        assert "entity_binding" in bad.failed_rules
+        # the misbound fact still clashes with the verified one
+        assert not bad.check("consistency").passed
 
 
 def test_consistency_accepts_equal_quantities_written_differently():

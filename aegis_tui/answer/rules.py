@@ -32,6 +32,7 @@ class FactContext:
     value_matches: list[QuantityMatch] = field(default_factory=list)
     subjects: list[str] = field(default_factory=list)
     keys: list[tuple] = field(default_factory=list)  # (subject, predicate, value) of every fact, for consistency
+    standing: list[bool] = field(default_factory=list)  # whether each fact passes every rule but the payload's
 
 
 def where(doc: Document, start: int, end: int) -> dict:
@@ -148,12 +149,14 @@ def fact_key(fact: AtomicFact) -> tuple:
 
 
 def consistency(ctx: FactContext) -> CheckResult:
-    """No other fact in the payload gives a different value for the same subject and predicate."""
+    """No other fact that passes every other rule gives another value for the same subject and predicate."""
     keys = ctx.keys or [fact_key(f) for f in ctx.payload.atomic_facts]
+    standing = ctx.standing or [True] * len(keys)
     mine = keys[ctx.index]
-    clash = [i for i, k in enumerate(keys) if i != ctx.index and k[:2] == mine[:2] and k[2] != mine[2]]
+    clash = [i for i, k in enumerate(keys)
+             if i != ctx.index and standing[i] and k[:2] == mine[:2] and k[2] != mine[2]]
     if clash:
         other = ctx.payload.atomic_facts[clash[0]].object_value
         return CheckResult("consistency", False, f"fact {clash[0]} gives '{other}' for the same subject and "
                            "predicate", {"conflicts_with": clash})
-    return CheckResult("consistency", True, "no conflicting fact in the payload")
+    return CheckResult("consistency", True, "no conflicting verified fact in the payload")

@@ -50,6 +50,9 @@ class RuleMatrix:
         return [fn(ctx) for fn in self.rules.values()]
 
 
+# rules that look at the whole payload; they run after every fact's own rules
+PAYLOAD_RULES = frozenset({"consistency"})
+
 # the order is the order of the checks in every report
 DEFAULT_RULES = RuleMatrix({
     "source_verbatim": source_verbatim,
@@ -80,21 +83,34 @@ class Tier1CodeVerifier:
     def verify(self, payload: ExtractionPayload) -> VerificationReport:
         subjects = list(dict.fromkeys(f.subject for f in payload.atomic_facts))
         keys = [fact_key(f) for f in payload.atomic_facts]
-        verdicts = [self._verify_fact(i, fact, payload, subjects, keys) for i, fact in enumerate(payload.atomic_facts)]
+        local = self.rules.without(*PAYLOAD_RULES)
+        first = [self._verify_fact(i, fact, payload, subjects, keys, local)
+                 for i, fact in enumerate(payload.atomic_facts)]
+        # payload rules compare a fact only with facts that stand on their own: a misbound fact must not make
+        # a true one fail consistency
+        standing = [all(c.passed for c in checks) for _, checks in first]
+        verdicts = []
+        for i, (ctx, checks) in enumerate(first):
+            ctx.keys, ctx.standing = keys, standing
+            done = {c.rule: c for c in checks}
+            done.update({name: fn(ctx) for name, fn in self.rules.rules.items() if name in PAYLOAD_RULES})
+            verdicts.append(FactVerdict(i, payload.atomic_facts[i], [done[name] for name in self.rules.names]))
         return VerificationReport(self.document, verdicts)
 
     def _verify_fact(self, i: int, fact: AtomicFact, payload: ExtractionPayload, subjects: list[str],
-                     keys: list[tuple]) -> FactVerdict:
+                     keys: list[tuple], rules: RuleMatrix) -> tuple[FactContext, list[CheckResult]]:
         span = self.document.find(fact.source_text)
-        verdict = FactVerdict(i, fact, self.rules.run(self.context(i, fact, payload, subjects, span, keys)))
-        while not verdict.passed and span is not None:
+        ctx = self.context(i, fact, payload, subjects, span, keys)
+        checks = rules.run(ctx)
+        while not all(c.passed for c in checks) and span is not None:
             # the same quote may stand in several places; any occurrence that satisfies every rule will do
             span = self.document.find(fact.source_text, span.start + 1)
             if span is not None:
-                other = FactVerdict(i, fact, self.rules.run(self.context(i, fact, payload, subjects, span, keys)))
-                if other.passed:
-                    return other
-        return verdict
+                other = self.context(i, fact, payload, subjects, span, keys)
+                other_checks = rules.run(other)
+                if all(c.passed for c in other_checks):
+                    return other, other_checks
+        return ctx, checks
 
     def context(self, i: int, fact: AtomicFact, payload: ExtractionPayload, subjects: list[str],
                 span: Span | None, keys: list[tuple] | None = None) -> FactContext:
