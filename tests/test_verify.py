@@ -1,5 +1,7 @@
 """Tier-1 verifier: each rule of the RuleMatrix as a table, gold and tampered samples, report shape, caching."""
 
+from pathlib import Path
+
 import pytest
 
 from aegis_tui.answer.report import CheckResult
@@ -14,6 +16,7 @@ from aegis_tui.text.lexicon import PREDICATE_DIMENSIONS
 from aegis_tui.text.quantity import parse_quantity
 
 DOCS = {name: Document.load(sample_path(name)) for name in ("policy_zh", "policy_en")}
+DOCS.update({name: Document.load(Path(__file__).parent / "docs" / f"{name}.md") for name in ("q_field_en", "q_welfare_zh")})
 
 
 RAISE = "连续参保满4年的，此后每增加1年连续参保，大病保险最高支付限额相应提高1000元。"
@@ -155,6 +158,35 @@ RULES = [
     ("policy_zh", _fact("特困人员", "报销比例", "5个百分点", CAPQ), "value_role", False,
      "提高5个百分点 is a change"),
 ]
+
+
+ADVQ = "Travel advances may cover at most 70% of the approved budget"
+DIMENSIONS = [
+    # (document, fact, passes, comment): what the predicate and the quote together allow
+    ("q_field_en", _fact("travel advances", "limit", "70%", ADVQ), True, "a limit stated as a share of the budget"),
+    ("policy_en", _fact("cash advances", "limit", "80%", "Cash advances are limited to 80% of estimated trip costs"),
+     True, "the sample's advance limit"),
+    ("q_welfare_zh", _fact("交通补贴", "补贴限额", "60%", "补贴比例不超过实际票价的60%"), True,
+     "票价的60%: a share of the fare"),
+    ("q_field_en", _fact("Coastal hub", "maximum nightly rate", "$210", "| Coastal hub | $210 | $340 |"), True,
+     "a nightly rate is money per night"),
+    ("q_field_en", _fact("Cars", "mileage rate", "$0.58 per mile", "Cars: $0.58 per mile"), True, "a rate"),
+    ("policy_zh", _fact("特困人员", "起付线", "50%", "起付线降低50%"), False, "a change of nothing named"),
+    ("policy_zh", _fact(ZH1, "起付线", "85%", Q85), False, "a percent of nothing is no deductible"),
+    ("q_welfare_zh", _fact("在职职工", "体检限额", "90%", "报销比例为90%"), False, "a bare rate is no cap"),
+    ("q_field_en", _fact("travel advances", "settlement deadline", "70%", ADVQ), False,
+     "a share is never a deadline"),
+    ("q_field_en", _fact("travel advances", "daily rate", "12 days", "settled within 12 days of return"), False,
+     "a period word does not make days a rate"),
+]
+
+
+@pytest.mark.parametrize("sample,fact,passes,comment", DIMENSIONS, ids=[r[3] for r in DIMENSIONS])
+def test_unit_dimension_reads_predicate_and_quote(sample, fact, passes, comment):
+    report = Tier1CodeVerifier(DOCS[sample], DEFAULT_RULES.only("unit_dimension")).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [fact]}))
+    (check,) = report.facts[0].checks
+    assert check.passed is passes, check.detail
 
 
 @pytest.mark.parametrize("sample,fact,rule,passes,comment", RULES, ids=[r[4] for r in RULES])

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import DocumentIndex
 from ..text.document import Document, Span, fold
-from ..text.lexicon import CHANGE_BEFORE, CHANGE_DIMENSIONS, PREDICATE_DIMENSIONS, is_change
+from ..text.lexicon import CHANGE_BEFORE, CHANGE_DIMENSIONS, PERIOD_WORDS, PREDICATE_DIMENSIONS, is_change
 from ..text.quantity import Quantity, QuantityMatch, parse_quantity
 from .report import CheckResult
 
@@ -86,13 +87,45 @@ def expected_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     return None
 
 
+def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
+    """Every dimension the predicate's keywords allow together ('cap rate' names a cap and a rate)."""
+    want = expected_dimensions(predicate)
+    if want is None:
+        return None
+    low = _folded_lower(predicate)
+    dims = list(want[1])
+    for key in _PREDICATE_KEYS:
+        if key in low:
+            dims += [d for d in PREDICATE_DIMENSIONS[key] if d not in dims]
+    if "rate" in dims and "money" not in dims and PERIOD_WORDS.search(low):
+        dims.append("money")  # a nightly rate is an amount per night
+    return want[0], tuple(dims)
+
+
+_PERCENT_OF_AFTER = re.compile(r"\s*(?:of\b|的)", re.IGNORECASE)
+_PERCENT_OF_BEFORE = re.compile(r"[\u3400-\u9fff]的$")
+
+
+def percent_of(ctx: FactContext) -> str:
+    """How the quote states a percent as a share of something ('80% of estimated costs', '标准的50%'), or ''."""
+    text = ctx.document.text
+    for m in ctx.value_matches:
+        if m.quantity.dimension != "percent":
+            continue
+        if _PERCENT_OF_AFTER.match(text, m.end):
+            return text[m.start:min(len(text), m.end + 12)].split("\n")[0]
+        if _PERCENT_OF_BEFORE.search(text[max(0, m.start - 8):m.start]):
+            return text[max(0, m.start - 8):m.end].split("\n")[-1]
+    return ""
+
+
 def unit_dimension(ctx: FactContext) -> CheckResult:
-    """The value's dimension fits the predicate (起付线 -> money, 比例 -> percent, within -> time...)."""
+    """The value's dimension fits what predicate and quote allow together (起付线 -> money, '80% of costs' -> a limit)."""
     if not ctx.numeric:
         return CheckResult("unit_dimension", True, "not a numeric fact")
     if ctx.quantity is None:
         return CheckResult("unit_dimension", False, f"'{ctx.fact.object_value}' has no unit to check")
-    want = expected_dimensions(ctx.fact.predicate)
+    want = admitted_dimensions(ctx.fact.predicate)
     dim = ctx.quantity.dimension
     if want is None:
         return CheckResult("unit_dimension", True, f"no dimension rule for '{ctx.fact.predicate}'; value is {dim}",
@@ -101,6 +134,10 @@ def unit_dimension(ctx: FactContext) -> CheckResult:
     ev = {"dimension": dim, "expected": list(dims), "keyword": key}
     if dim in dims:
         return CheckResult("unit_dimension", True, f"{dim} fits '{key}'", ev)
+    if dim == "percent" and set(dims) & {"money", "rate"} and (share := percent_of(ctx)):
+        # a limit may be a share of an amount: the quote says what the percent is taken of
+        return CheckResult("unit_dimension", True, f"'{key}' is given as a share: '{share}'",
+                           ev | {"share": share})
     return CheckResult("unit_dimension", False, f"'{key}' expects {' or '.join(dims)}, but "
                        f"'{ctx.fact.object_value}' is {dim}", ev)
 

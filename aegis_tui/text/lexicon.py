@@ -73,6 +73,9 @@ PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "deadline": ("time",), "within": ("time",), "days": ("time",), "period": ("time",), "window": ("time",),
     "age": ("age",), "effective date": ("date",), "生效": ("date",),
 }
+# A predicate that names a period ("nightly rate", "每日补助") asks for an amount per period: money fits it.
+PERIOD_WORDS = re.compile(r"\b(?:nightly|daily|hourly|weekly|monthly|yearly|annual|per\s+\w+)\b|每[日天晚月年人次]",
+                          re.IGNORECASE)
 # what a change predicate may also be given in: "报销比例降低10个百分点", "rate reduced by 5%"
 CHANGE_DIMENSIONS = ("percent", "percentage_point")
 # Words a question uses to name what it asks for. Not the keys above: "up to" and "per" have no dimension of
