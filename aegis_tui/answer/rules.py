@@ -9,7 +9,14 @@ from functools import lru_cache
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import DocumentIndex
 from ..text.document import Document, Span, fold
-from ..text.lexicon import CHANGE_BEFORE, CHANGE_DIMENSIONS, PERIOD_WORDS, PREDICATE_DIMENSIONS, is_change
+from ..text.lexicon import (
+    CHANGE_BEFORE,
+    CHANGE_DIMENSIONS,
+    CJK_RANGE,
+    PERIOD_WORDS,
+    PREDICATE_DIMENSIONS,
+    is_change,
+)
 from ..text.quantity import Quantity, QuantityMatch, parse_quantity
 from .report import CheckResult
 
@@ -103,7 +110,7 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 _PERCENT_OF_AFTER = re.compile(r"\s*(?:of\b|的)", re.IGNORECASE)
-_PERCENT_OF_BEFORE = re.compile(r"[\u3400-\u9fff]的$")
+_PERCENT_OF_BEFORE = re.compile(f"[{CJK_RANGE}]的$")
 
 
 def percent_of(ctx: FactContext) -> str:
