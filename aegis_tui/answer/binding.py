@@ -17,6 +17,8 @@ _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|wh
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[、和与]|\s(?:and|or)\s|,\s(?:and\s|or\s)?")
 _CLAUSE_SEP = re.compile(r"[，；;：:]")
+_GROUP = re.compile(r"[（(][^（()）]*[)）]")
+_HAS_DIGIT = re.compile(r"\d")
 # a rate ($250 per night) competes with plain amounts in the same enumeration
 _FAMILY = {"rate": "money"}
 
@@ -74,26 +76,47 @@ def _respectively(text: str, ss: int, m: QuantityMatch, same: list[QuantityMatch
                        f"not '{subject}'", ev)
 
 
+def _view(text: str, ss: int, se: int, at: int) -> tuple[str, tuple[int, int]]:
+    """The sentence as binding reads it for a value at offset at, and the bounds of the value's enumeration.
+
+    A parenthesised group that holds values ("$68/day (breakfast $12, lunch $18)") is an enumeration of its own:
+    a value inside it is bound among the group's items, a value outside reads the sentence with such groups
+    blanked, so the lead value never binds to an item named in the parentheses.
+    """
+    sent = text[ss:se]
+    for g in _GROUP.finditer(sent):
+        if g.start() < at - ss < g.end():
+            return sent, (ss + g.start() + 1, ss + g.end() - 1)
+    masked = _GROUP.sub(lambda g: " " * len(g.group()) if _HAS_DIGIT.search(g.group()) else g.group(), sent)
+    return masked, (ss, se)
+
+
 def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
-    text, idx, subject = ctx.document.text, ctx.doc_index, ctx.fact.subject
+    idx, subject = ctx.doc_index, ctx.fact.subject
     ss, se = idx.sentence_bounds(m.start)
-    segs = _segments(text, ss, se)
+    local, (es, ee) = _view(ctx.document.text, ss, se, m.start)
+
+    def at(a: int, b: int) -> str:
+        return local[a - ss:b - ss]
+
+    segs = [(a + ss, b + ss) for a, b in _segments(local, es - ss, ee - ss)]
     ends = [e for _, e in segs]
     family = _FAMILY.get(m.quantity.dimension, m.quantity.dimension)
-    same = [q for q in idx.quantities_in(ss, se) if _FAMILY.get(q.quantity.dimension, q.quantity.dimension) == family]
-    if len(same) > 1 and _RESPECTIVELY.search(text, ss, se):
-        return _respectively(text, ss, m, same, subject)
+    same = [q for q in idx.quantities_in(es, ee) if _FAMILY.get(q.quantity.dimension, q.quantity.dimension) == family
+            and at(q.start, q.end) == q.text]
+    if len(same) > 1 and _RESPECTIVELY.search(local, es - ss, ee - ss):
+        return _respectively(ctx.document.text, ss, m, same, subject)
     k = _seg_of(ends, m.start)
     prev = max((j for j in (_seg_of(ends, q.start) for q in same) if j < k), default=-1)
     start, end = segs[prev + 1][0], segs[k][1]
-    item = text[start:end]
+    item = at(start, end)
     ev = {"value_offset": m.start, "item_offset": start, "item_length": end - start}
 
-    def bound(how: str, at: tuple[int, int], base: int) -> CheckResult:
-        s = base + at[0]
-        distance = max(0, m.start - (base + at[1]), s - m.end)
+    def bound(how: str, hit: tuple[int, int], base: int) -> CheckResult:
+        s = base + hit[0]
+        distance = max(0, m.start - (base + hit[1]), s - m.end)
         return CheckResult("entity_binding", True, f"'{subject}' {how} '{m.text}'",
-                           ev | {"subject_offset": s, "subject_length": at[1] - at[0], "distance": distance})
+                           ev | {"subject_offset": s, "subject_length": hit[1] - hit[0], "distance": distance})
 
     if hits := mentions(subject, item):
         return bound("is named in the same clause as", hits[-1], start)
@@ -101,12 +124,12 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
         if mentions(other, item):
             return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'", ev)
     if len({_seg_of(ends, q.start) for q in same}) >= 2:
-        label = item_label(text[segs[k][0]:end], same, segs[k][0], ctx.fact.predicate) or item_label(
+        label = item_label(at(segs[k][0], end), same, segs[k][0], ctx.fact.predicate) or item_label(
             item, same, start, ctx.fact.predicate)
         if label:
             return CheckResult("entity_binding", False, f"in this enumeration '{m.text}' belongs to '{label}', "
                                f"not '{subject}'", ev)
-    before = text[ss:start]
+    before = at(ss, start)
     nearest = [(hit[1], subject, hit) for hit in mentions(subject, before)]
     nearest += [(hit[1], o, hit) for o in others for hit in mentions(o, before)]
     if nearest:

@@ -104,8 +104,8 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     for key in _PREDICATE_KEYS:
         if key in low:
             dims += [d for d in PREDICATE_DIMENSIONS[key] if d not in dims]
-    if "rate" in dims and "money" not in dims and PERIOD_WORDS.search(low):
-        dims.append("money")  # a nightly rate is an amount per night
+    if PERIOD_WORDS.search(low):  # a nightly rate is an amount per night, a daily amount a rate per day
+        dims += [d for d in ("money", "rate") if d not in dims and {"money", "rate"} & set(dims)]
     return want[0], tuple(dims)
 
 

@@ -1,0 +1,48 @@
+"""entity_binding and the structure rules as tables over our own documents (tests/docs/q_*.md)."""
+
+from pathlib import Path
+
+import pytest
+
+from aegis_tui.answer.verify import DEFAULT_RULES, Tier1CodeVerifier
+from aegis_tui.schema import ExtractionPayload
+from aegis_tui.text.document import Document
+
+DOCS = Path(__file__).parent / "docs"
+
+
+def _doc(name: str) -> Document:
+    return Document.load(DOCS / name)
+
+
+def _fact(subject, predicate, value, quote):
+    return {"subject": subject, "predicate": predicate, "object_value": value, "source_text": quote,
+            "fact_type": "numeric"}
+
+
+def _verify(doc, fact, rules=DEFAULT_RULES):
+    report = Tier1CodeVerifier(doc, rules).verify(ExtractionPayload.model_validate({"atomic_facts": [fact]}))
+    return report.facts[0]
+
+
+ALLOWANCE = "The field allowance is $68/day (breakfast $12, lunch $18, dinner $38)."
+GROUPS = [
+    # (document, fact, passes, comment): a parenthesised list is an enumeration of its own
+    ("q_field_en.md", _fact("breakfast", "field allowance", "$68/day", ALLOWANCE), False,
+     "the lead value does not bind to the first item in the parentheses"),
+    ("q_field_en.md", _fact("breakfast", "field allowance", "$12", ALLOWANCE), True, "an item binds its own value"),
+    ("q_field_en.md", _fact("dinner", "field allowance", "$38", ALLOWANCE), True, "the last item"),
+    ("q_field_en.md", _fact("lunch", "field allowance", "$12", ALLOWANCE), False, "a neighbour's value"),
+    ("q_field_en.md", _fact("field allowance", "daily amount", "$68/day", ALLOWANCE), True,
+     "the lead value binds to the lead word"),
+    ("q_field_en.md", _fact("field allowance", "breakfast portion", "$12", ALLOWANCE), True,
+     "the item named in the predicate, the lead word as subject"),
+    ("q_field_en.md", _fact("field allowance", "daily amount", "$38", ALLOWANCE), False,
+     "an item's value is not the lead's"),
+]
+
+
+@pytest.mark.parametrize("name,fact,passes,comment", GROUPS, ids=[r[3] for r in GROUPS])
+def test_parenthesised_lists_bind_each_value_to_its_item(name, fact, passes, comment):
+    fv = _verify(_doc(name), fact)
+    assert fv.passed is passes, (fv.failed_rules, [c.detail for c in fv.checks if not c.passed])
