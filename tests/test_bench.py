@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from rich.cells import cell_len
 
-from aegis_tui.bench import common
 from aegis_tui.bench.ab import engine_seconds
+from aegis_tui.bench.options import parse_concurrency
+from aegis_tui.bench.peers import OpenAIPeer
+from aegis_tui.bench.report import Table, emit
+from aegis_tui.bench.stats import percentile, phases
+from aegis_tui.bench.workload import bench_questions
 from aegis_tui.errors import InputError
 
 LADDER_KEYS = {"concurrency", "completed", "total", "avg_ttft_s", "max_ttft_s", "p50_ttft_s", "p99_ttft_s", "tpot_s",
@@ -26,7 +32,7 @@ AB_KEYS = {"avg_ttft_s", "avg_e2e_s", "wall_s", "verify_ms", "realize_ms", "over
     ("64", [64]),                   # the limit itself is allowed
 ])
 def test_parse_concurrency(text, expected):
-    assert common.parse_concurrency(text) == expected
+    assert parse_concurrency(text) == expected
 
 
 @pytest.mark.parametrize("text, message", [
@@ -37,7 +43,7 @@ def test_parse_concurrency(text, expected):
 ])
 def test_parse_concurrency_rejects(text, message):
     with pytest.raises(InputError, match=message):
-        common.parse_concurrency(text)
+        parse_concurrency(text)
 
 
 @pytest.mark.parametrize("values, p, expected", [
@@ -49,7 +55,7 @@ def test_parse_concurrency_rejects(text, message):
     ([], 50, None),                         # nothing measured
 ])
 def test_percentile(values, p, expected):
-    got = common.percentile(values, p)
+    got = percentile(values, p)
     assert got == pytest.approx(expected) if expected is not None else got is None
 
 
@@ -60,7 +66,7 @@ def test_percentile(values, p, expected):
 ])
 def test_phases(throughputs, slots, expected):
     rows = [{"concurrency": c, "throughput_tok_s": t} for c, t in throughputs]
-    assert common.phases(rows, slots) == expected
+    assert phases(rows, slots) == expected
 
 
 class _Done:
@@ -87,14 +93,35 @@ def test_engine_seconds_is_the_union(spans, expected):
 
 
 def test_bench_questions_are_distinct():
-    qs = common.bench_questions("policy_zh", 12)
+    qs = bench_questions("policy_zh", 12)
     assert len(qs) == 12 and len(set(qs)) == 12
 
 
 def test_table_is_markdown():
-    text = common.table(["C", "tok/s"], [[1, 2.5], [2, None]])
+    text = Table(["C", "tok/s"], [[1, 2.5], [2, None]]).markdown()
     assert text.splitlines()[1] == "|---|------:|"
     assert "| 2 |     - |" in text
+
+
+def test_table_pads_by_display_width():
+    # a CJK character takes two terminal columns: every line of the Markdown table is equally wide on screen
+    text = Table(["问题", "tok/s"], [["起付线是多少", 2.5], ["cap", 10.0]]).markdown()
+    assert len({cell_len(line) for line in text.splitlines()}) == 1
+    assert "| 起付线是多少 |  2.500 |" in text
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_report_is_markdown_when_piped_and_a_rich_table_on_a_terminal():
+    blocks = ["Ratios:", Table(["C", "tok/s"], [[1, 2.5]])]
+    piped, tty = io.StringIO(), _Terminal()
+    emit(blocks, piped)
+    emit(blocks, tty)
+    assert piped.getvalue() == "Ratios:\n| C | tok/s |\n|---|------:|\n| 1 | 2.500 |\n"
+    assert "Ratios:" in tty.getvalue() and "2.500" in tty.getvalue() and "|---" not in tty.getvalue()
 
 
 # -- the OpenAI-compatible peer, against a small local SSE server -------------------------------------
@@ -134,7 +161,7 @@ def sse_server():
 
 
 def test_openai_peer_streams_and_counts(sse_server):
-    peer = common.OpenAIPeer(sse_server + "/v1")
+    peer = OpenAIPeer(sse_server + "/v1")
     assert peer.check() == "tiny"
     row = peer.batch(["a", "b", "c"], 5).row()
     assert row["completed"] == row["total"] == 3

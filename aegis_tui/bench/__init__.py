@@ -1,1 +1,1 @@
-"""Benchmarks; shared helpers for timing, tables and output files."""
+"""Benchmarks, one module per `aegis bench NAME`, and what they share: options, workload, stats, peers, output."""

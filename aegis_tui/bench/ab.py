@@ -8,8 +8,18 @@ import time
 
 from ..answer.states import Outcome
 from ..cli import add_model_arg
-from . import common
-from .common import Progress, check_range, fmt, mean, ratio, rnd, table
+from .options import (
+    MAX_CONCURRENCY,
+    MAX_TOKENS_LIMIT,
+    add_run_args,
+    check_out_dir,
+    check_range,
+    resolve_checked_model,
+)
+from .progress import Progress
+from .report import Block, Table, finish, fmt
+from .stats import loadavg, mean, ratio, rnd
+from .workload import bench_questions, load_document, open_engine, run_threads
 
 MODES = (("baseline", "baseline"), ("two_stage", "two-stage"))
 
@@ -24,7 +34,7 @@ def register(bsub) -> None:
     p.add_argument("--top-k", type=int, help="two-stage candidates after relevance ranking (default 16; quick 6)")
     p.add_argument("--no-warmup", action="store_true", help="skip priming the document prefix before each mode")
     p.add_argument("--quick", action="store_true", help="a 1200-char document, 64 prose tokens, 6 candidates")
-    common.add_run_args(p, "ab")
+    add_run_args(p, "ab")
     p.set_defaults(func=run)
 
 
@@ -67,19 +77,19 @@ def engine_seconds(calls: list) -> float:
 
 
 def run(args) -> int:
-    c = check_range("--concurrency", args.concurrency, 1, common.MAX_CONCURRENCY)
-    par = check_range("--parallel", args.parallel, 1, common.MAX_CONCURRENCY)
+    c = check_range("--concurrency", args.concurrency, 1, MAX_CONCURRENCY)
+    par = check_range("--parallel", args.parallel, 1, MAX_CONCURRENCY)
     mt = args.max_tokens if args.max_tokens is not None else (64 if args.quick else 200)
-    mt = check_range("--max-tokens", mt, 1, common.MAX_TOKENS_LIMIT)
-    common.check_out_dir(args.out)
+    mt = check_range("--max-tokens", mt, 1, MAX_TOKENS_LIMIT)
+    check_out_dir(args.out)
     doc_chars = args.doc_chars if args.doc_chars is not None else (1200 if args.quick else None)
-    doc = common.load_document(args.doc, doc_chars)
-    model = common.resolve_checked_model(args.model)
+    doc = load_document(args.doc, doc_chars)
+    model = resolve_checked_model(args.model)
     top_k = check_range("--top-k", (6 if args.quick else 16) if args.top_k is None else args.top_k, 1, 64)
     result = measure(model, doc, args.doc, c, par, mt, strategy=args.strategy, top_k=top_k, warmup=not args.no_warmup,
                      threads=args.threads, n_gpu_layers=args.n_gpu_layers, quick=args.quick,
                      progress=not args.no_progress)
-    return common.finish(args, result, "ab", "plot_ab", format_text)
+    return finish(args, result, "ab", "plot_ab", text_report)
 
 
 def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int, *, strategy: str = "fan-out",
@@ -91,7 +101,7 @@ def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int,
     from ..answer.prompts import facts_prompt, label_prompt, prose_prompt, render
     from ..answer.relevance import enumerate_candidates
 
-    questions = common.bench_questions(doc_name, c + 1)  # the last one only primes the prefix cache
+    questions = bench_questions(doc_name, c + 1)  # the last one only primes the prefix cache
     cfg = PipelineConfig(strategy=strategy, prose_max_tokens=prose_tokens, top_k=top_k,
                          model_name=os.path.basename(model))
     longest = max(prose_tokens, cfg.label_max_tokens if strategy == "fan-out" else cfg.facts_max_tokens)
@@ -112,10 +122,10 @@ def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int,
         return out
 
     # + 160 tokens: a repair attempt appends the failed answer and the rule that rejected it
-    engine, primes = common.open_engine(model, prompts, longest + 160, par, threads, n_gpu_layers)
+    engine, primes = open_engine(model, prompts, longest + 160, par, threads, n_gpu_layers)
     primes = primes[:2]
     prog = Progress(2 * (c + int(warmup)), enabled=progress)
-    load_before = common.loadavg()
+    load_before = loadavg()
     try:
         timed = TimedEngine(engine)
         pipe = Pipeline(timed, cfg)
@@ -146,7 +156,7 @@ def measure(model: str, doc, doc_name: str, c: int, par: int, prose_tokens: int,
         "ttft_two_stage_over_baseline": ratio(t["avg_ttft_s"], b["avg_ttft_s"]),
         "wall_two_stage_over_baseline": ratio(t["wall_s"], b["wall_s"]),
     }
-    out["load_avg"] = {"before": load_before, "after": common.loadavg()}
+    out["load_avg"] = {"before": load_before, "after": loadavg()}
     return out
 
 
@@ -168,7 +178,7 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[dic
             engine_s[i] = engine_seconds(calls)
             prog.done_one()
 
-    wall = common.run_threads(work, len(questions))
+    wall = run_threads(work, len(questions))
     rows = []
     for a, eng_s, n_req, sub_s in zip(answers, engine_s, requests, submit_s):
         if a is None:
@@ -213,7 +223,7 @@ ROWS = [
 ]
 
 
-def format_text(r: dict) -> str:
+def text_report(r: dict) -> list[Block]:
     b, t = r["baseline"], r["two_stage"]
     rows = []
     for key, label, scale in ROWS:
@@ -231,9 +241,9 @@ def format_text(r: dict) -> str:
     head = (f"A/B at C={r['concurrency']}: {os.path.basename(r['model'])}, {r['n_parallel']} slots, "
             f"{st['n_threads']} threads, {st['n_gpu_layers']} GPU layers; document {d['name']} ({d['chars']} chars); "
             f"two-stage strategy {r['strategy']}")
-    text = [head, "", table(["metric", "single-stage (baseline)", "two-stage", "two-stage ÷ baseline"], rows)]
+    text: list[Block] = [head, "", Table(["metric", "single-stage (baseline)", "two-stage", "two-stage ÷ baseline"], rows)]
     text += ["", "Ratios:"] + [f"  {k} = {fmt(v)}" for k, v in r["ratios"].items()]
     la = r.get("load_avg") or {}
     if la.get("before"):
         text.append(f"Load average before/after: {la['before']} / {la.get('after')}")
-    return "\n".join(text)
+    return text

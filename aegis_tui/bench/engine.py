@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..cli import add_format_arg, add_model_arg, print_json
+from .report import Block, Table, emit, write_json
 
 QUESTIONS = [
     "起付标准是多少？", "报销比例是多少？", "最高支付限额是多少？", "本办法适用于哪些人员？",
@@ -72,14 +73,11 @@ def run(args) -> int:
     result["ratios"] = _ratios(result)
     result["goals"] = {k: {"goal": f"{op} {v}", "met": _met(result["ratios"].get(k), op, v)}
                        for k, (op, v) in GOALS.items()}
-    if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "engine.json").write_text(json.dumps(result, indent=2, ensure_ascii=False))
+    write_json(args.out, "engine.json", result)
     if args.format == "json":
         print_json(result)
     else:
-        print(format_table(result))
+        emit(text_report(result))
     return 0
 
 
@@ -279,26 +277,29 @@ def _ratios(r: dict) -> dict:
     }
 
 
-def format_table(r: dict) -> str:
+def text_report(r: dict) -> list[Block]:
     s = r["settings"]
-    lines = [f"model {Path(r['model']).name}; document {r['doc_tokens']} tokens; {r['gen_tokens']} tokens per "
-             f"request; threads {s['n_threads']}, gpu layers {s['n_gpu_layers']}, swa_full {s['swa_full']}", "",
-             f"{'C':>3} {'engine tok/s':>13} {'raw loop tok/s':>15} {'engine/raw':>11} {'avg TTFT s':>11}"]
-    for row in r["throughput"]:
-        lines.append(f"{row['c']:>3} {row['engine_tps']:>13.1f} {row['raw_tps']:>15.1f} "
-                     f"{row['engine_tps'] / row['raw_tps']:>11.2f} {row['ttft_avg_s']:>11.3f}")
+    lines: list[Block] = [
+        f"model {Path(r['model']).name}; document {r['doc_tokens']} tokens; {r['gen_tokens']} tokens per "
+        f"request; threads {s['n_threads']}, gpu layers {s['n_gpu_layers']}, swa_full {s['swa_full']}", "",
+        Table(["C", "engine tok/s", "raw loop tok/s", "engine/raw", "avg TTFT s"],
+              [[row["c"], f"{row['engine_tps']:.1f}", f"{row['raw_tps']:.1f}",
+                f"{row['engine_tps'] / row['raw_tps']:.2f}", f"{row['ttft_avg_s']:.3f}"] for row in r["throughput"]],
+              "rrrrr"),
+    ]
     p, q = r["parallel"], r["sequential_llama"]
     lines += ["", f"4 requests, cold document: engine {p['wall_s']:.2f} s (avg TTFT {p['ttft_avg_s']:.2f} s, "
                   f"{p['prefilled_tokens']} tokens prefilled) vs sequential Llama {q['wall_s']:.2f} s", ""]
-    lines.append(f"{'grammar path':<26} {'tok/s':>8} {'tokens':>7} {'forced':>7} {'finish':>8}")
-    for name, g in r["grammar"].items():
-        lines.append(f"{name:<26} {g['tps']:>8.1f} {g['tokens']:>7} {g['forced']:>7} {g['finish']:>8}")
+    lines.append(Table(["grammar path", "tok/s", "tokens", "forced", "finish"],
+                       [[name, f"{g['tps']:.1f}", g["tokens"], g["forced"], str(g["finish"])]
+                        for name, g in r["grammar"].items()]))
     t = r["ttft"]
     lines += ["", f"TTFT cold {t['cold_s']:.3f} s, cached {t['cached_s']:.3f} s "
-                  f"({t['cached_tokens']}/{t['prompt_tokens']} prompt tokens from the cache)", "",
-              f"{'ratio':<32} {'value':>8} {'goal':>8}  met"]
+                  f"({t['cached_tokens']}/{t['prompt_tokens']} prompt tokens from the cache)", ""]
+    ratio_rows = []
     for k, v in r["ratios"].items():
         goal = r["goals"].get(k, {})
         met = {True: "yes", False: "NO", None: "-"}[goal.get("met")]
-        lines.append(f"{k:<32} {v:>8.3f} {goal.get('goal', ''):>8}  {met if goal else ''}")
-    return "\n".join(lines)
+        ratio_rows.append([k, f"{v:.3f}", goal.get("goal", ""), met if goal else ""])
+    lines.append(Table(["ratio", "value", "goal", "met"], ratio_rows, "lrrl"))
+    return lines

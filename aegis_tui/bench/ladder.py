@@ -6,8 +6,20 @@ import os
 import platform
 
 from ..cli import add_model_arg
-from . import common
-from .common import Progress, check_range, fmt, ratio, table
+from .options import (
+    MAX_CONCURRENCY,
+    MAX_TOKENS_LIMIT,
+    add_run_args,
+    check_out_dir,
+    check_range,
+    parse_concurrency,
+    resolve_checked_model,
+)
+from .peers import OpenAIPeer, llama_sequential
+from .progress import Progress
+from .report import Block, Table, finish, fmt
+from .stats import loadavg, phases, ratio
+from .workload import bench_questions, engine_batch, load_document, open_engine
 
 FULL = {"concurrency": "1,2,4,8", "max_tokens": 250, "doc_chars": None}
 QUICK = {"concurrency": "1,2,4", "max_tokens": 48, "doc_chars": 1200}
@@ -25,23 +37,23 @@ def register(bsub) -> None:
     p.add_argument("--peer-url", metavar="URL", help="an OpenAI-compatible server to run the same ladder against")
     p.add_argument("--no-llama", action="store_true", help="skip the sequential llama-cpp-python Llama peer")
     p.add_argument("--quick", action="store_true", help="C in 1,2,4, 48 tokens, a 1200-char document")
-    common.add_run_args(p, "ladder")
+    add_run_args(p, "ladder")
     p.set_defaults(func=run)
 
 
 def _settings(args) -> dict:
     d = QUICK if args.quick else FULL
-    levels = common.parse_concurrency(args.concurrency or d["concurrency"])
+    levels = parse_concurrency(args.concurrency or d["concurrency"])
     if args.cold is None:
         cold = levels[:1] if args.quick else list(levels)
     elif args.cold.strip().lower() == "none":
         cold = []
     else:
-        cold = common.parse_concurrency(args.cold, name="--cold")
+        cold = parse_concurrency(args.cold, name="--cold")
     return {
         "levels": levels, "cold": cold,
-        "parallel": check_range("--parallel", args.parallel, 1, common.MAX_CONCURRENCY),
-        "max_tokens": check_range("--max-tokens", d["max_tokens"] if args.max_tokens is None else args.max_tokens, 1, common.MAX_TOKENS_LIMIT),
+        "parallel": check_range("--parallel", args.parallel, 1, MAX_CONCURRENCY),
+        "max_tokens": check_range("--max-tokens", d["max_tokens"] if args.max_tokens is None else args.max_tokens, 1, MAX_TOKENS_LIMIT),
         "doc_chars": args.doc_chars if args.doc_chars is not None else d["doc_chars"],
         "repeat": check_range("--repeat", args.repeat, 1, 20),
     }
@@ -49,16 +61,16 @@ def _settings(args) -> dict:
 
 def run(args) -> int:
     s = _settings(args)
-    common.check_out_dir(args.out)
+    check_out_dir(args.out)
     peer = None
     if args.peer_url:
-        peer = common.OpenAIPeer(args.peer_url)
+        peer = OpenAIPeer(args.peer_url)
         peer.check()  # unreachable: InputError before anything loads
-    doc = common.load_document(args.doc, s["doc_chars"])
-    model = common.resolve_checked_model(args.model)
+    doc = load_document(args.doc, s["doc_chars"])
+    model = resolve_checked_model(args.model)
     result = measure(model, doc, args.doc, s, peer=peer, llama=not args.no_llama, threads=args.threads,
                      n_gpu_layers=args.n_gpu_layers, quick=args.quick, progress=not args.no_progress)
-    return common.finish(args, result, "ladder", "plot_ladder", format_text)
+    return finish(args, result, "ladder", "plot_ladder", text_report)
 
 
 def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool = True, threads=None,
@@ -69,12 +81,12 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
 
     levels, cold, mt, par, rep = s["levels"], s["cold"], s["max_tokens"], s["parallel"], s["repeat"]
     n = max(levels + cold)
-    questions = common.bench_questions(doc_name, n + 1)  # the last one only primes caches
+    questions = bench_questions(doc_name, n + 1)  # the last one only primes caches
     peer_c = par if par in levels else max(levels)
     total = rep * (sum(cold) + sum(levels) * (2 if peer else 1)) + 1 + (peer_c + 1 if llama else 0) + bool(peer)
     prog = Progress(total, enabled=progress)
-    load_before = common.loadavg()
-    engine, prompts = common.open_engine(
+    load_before = loadavg()
+    engine, prompts = open_engine(
         model, lambda e: [render(prose_prompt(doc.text, q, doc.language), e.chat_template) for q in questions],
         mt, par, threads, n_gpu_layers)
     try:
@@ -90,7 +102,7 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
 
         def cold_batch(c):
             engine.clear_prefix_cache()
-            return common.engine_batch(engine, prompts[:c], mt, prog)
+            return engine_batch(engine, prompts[:c], mt, prog)
 
         cold_rows = []
         for c in cold:
@@ -98,14 +110,14 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
             cold_rows.append(_median_row([cold_batch(c) for _ in range(rep)]))
         prog.stage("priming the document prefix")
         engine.clear_prefix_cache()
-        common.engine_batch(engine, prompts[n:], 1, prog)
+        engine_batch(engine, prompts[n:], 1, prog)
         if peer is not None:
             peer.one(prompts[n], 1)
             prog.done_one()
         rows, prow = [], []
         for c in levels:
             prog.stage(f"warm C={c}")
-            rows.append(_median_row([common.engine_batch(engine, prompts[:c], mt, prog) for _ in range(rep)]))
+            rows.append(_median_row([engine_batch(engine, prompts[:c], mt, prog) for _ in range(rep)]))
             if peer is not None:
                 prog.stage(f"peer C={c}")
                 prow.append(_median_row([peer.batch(prompts[:c], mt, prog) for _ in range(rep)]))
@@ -115,7 +127,7 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
     finally:
         engine.close()  # free our context before a peer loads the model again
     for table_rows in (rows, cold_rows, prow):
-        for r, ph in zip(table_rows, common.phases(table_rows, par)):
+        for r, ph in zip(table_rows, phases(table_rows, par)):
             r["phase"] = ph
     peers: dict = {}
     if peer is not None:
@@ -126,7 +138,7 @@ def measure(model: str, doc, doc_name: str, s: dict, *, peer=None, llama: bool =
                                            prog)
     prog.close()
     result = {**info, "rows": rows, "cold_rows": cold_rows, "peers": peers, "peer_concurrency": peer_c,
-              "load_avg": {"before": load_before, "after": common.loadavg()}}
+              "load_avg": {"before": load_before, "after": loadavg()}}
     result["ratios"] = ratios(result)
     return result
 
@@ -142,7 +154,7 @@ def _median_row(batches: list) -> dict:
 
 def _llama(model, prompts, prime, mt, n_ctx, n_threads, gpu_layers, prog) -> dict:
     """Llama: one untimed request primes its prefix (as for our warm rows), then the batch one by one."""
-    res, load_s = common.llama_sequential(model, prompts, mt, n_ctx, n_threads, gpu_layers or 0, prog, prime)
+    res, load_s = llama_sequential(model, prompts, mt, n_ctx, n_threads, gpu_layers or 0, prog, prime)
     return {**res.row(), "load_and_prime_s": round(load_s, 4)}
 
 
@@ -187,30 +199,30 @@ def ladder_rows(rows: list[dict]) -> list[list]:
              r["wall_s"], r["avg_queue_s"], r["generated_tokens"], r.get("phase", "")] for r in rows]
 
 
-def format_text(r: dict) -> str:
+def text_report(r: dict) -> list[Block]:
     d = r["document"]
     st = r["settings"]
-    lines = [
+    lines: list[Block] = [
         f"Concurrency ladder: {os.path.basename(r['model'])}, {r['n_parallel']} slots, {st['n_threads']} threads, "
         f"{st['n_gpu_layers']} GPU layers; document {d['name']} ({d['chars']} chars, {d['prompt_tokens']} prompt "
         f"tokens); up to {r['max_tokens']} tokens per request",
         "", "Warm prefix (the document's KV is cached; each request prefills only its question):",
-        table(HEAD, ladder_rows(r["rows"]), "r" * 11 + "l"),
+        Table(HEAD, ladder_rows(r["rows"]), "r" * 11 + "l"),
     ]
     if r["cold_rows"]:
         lines += ["", "Cold prefix (prefix cache cleared before each batch; the first request prefills the document):",
-                  table(HEAD, ladder_rows(r["cold_rows"]), "r" * 11 + "l")]
+                  Table(HEAD, ladder_rows(r["cold_rows"]), "r" * 11 + "l")]
     lq = r["peers"].get("llama_sequential")
     if lq:
         lines += ["", f"Peer: llama-cpp-python Llama, the C={r['peer_concurrency']} requests one by one "
                       "(prefix primed like the warm rows):",
-                  table(HEAD[:-1], [row[:-1] for row in ladder_rows([lq])], "r" * 11)]
+                  Table(HEAD[:-1], [row[:-1] for row in ladder_rows([lq])], "r" * 11)]
     op = r["peers"].get("openai")
     if op:
         lines += ["", f"Peer: {op['url']} ({op['model']}), same requests, sent concurrently:",
-                  table(HEAD, ladder_rows(op["rows"]), "r" * 11 + "l")]
+                  Table(HEAD, ladder_rows(op["rows"]), "r" * 11 + "l")]
     lines += ["", "Ratios:"] + [f"  {k} = {fmt(v)}" for k, v in r["ratios"].items()]
     la = r.get("load_avg") or {}
     if la.get("before"):
         lines.append(f"Load average before/after: {la['before']} / {la.get('after')} on {r['machine']['cpus']} CPUs")
-    return "\n".join(lines)
+    return lines

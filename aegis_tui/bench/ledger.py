@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cli import add_format_arg, print_json
+from .report import write_json
 
 GOAL = 0.01  # weights and KV within 1 %
 
@@ -27,8 +28,6 @@ def run(args) -> int:
     summary = {"goal": GOAL, "checked": len(checked), "within_goal": len(within), "worst_error": worst}
     result = {"rows": [r.as_dict() for r in rows], "summary": summary}
     if args.out:
-        from .common import write_json
-
         write_json(args.out, "ledger.json", result)
     if args.format == "json":
         print_json(result)

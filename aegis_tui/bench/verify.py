@@ -8,6 +8,7 @@ import statistics
 import time
 
 from ..cli import add_format_arg, print_json
+from .report import Block, Table, emit, write_json
 
 GOAL_SAMPLE_MS = 2.0
 GOAL_LARGE_S = 1.0
@@ -157,25 +158,32 @@ def run(args) -> int:
     result = {"sample": bench_sample(args.repeat),
               "large": bench_large(args.size_mb, args.facts, scaling=not args.no_scaling)}
     if args.out:
-        from .common import write_json
-
         write_json(args.out, "bench_verify.json", result)
     if args.format == "json":
         print_json(result)
         return 0
-    s, m = result["sample"], result["large"]["main"]
-    print(f"sample policy_zh: {s['facts']} facts, {s['chars']} chars, {s['passed']} passed")
-    print(f"  verify {s['verify_ms']} ms + realize {s['realize_ms']} ms = {s['total_ms']} ms median "
-          f"(p90 {s['p90_total_ms']} ms; goal <= {GOAL_SAMPLE_MS} ms: {'met' if s['meets_goal'] else 'MISSED'}); "
-          f"cold first call {s['cold_ms']} ms")
-    print(f"large: {m['facts']} facts over {m['bytes'] / MB:.2f} MB ({m['chars']} chars), {m['passed']} passed")
-    print(f"  document index {m['index_s']} s (once per document); verify + realize {m['verify_realize_s']} s "
-          f"(goal < {GOAL_LARGE_S} s: {'met' if m['meets_goal'] else 'MISSED'})")
-    if "growth" in result["large"]:
-        print(f"{'facts':>7} {'MB':>6} {'index s':>9} {'verify+realize s':>17}")
-        for r in result["large"]["by_facts"] + result["large"]["by_size"]:
-            print(f"{r['facts']:>7} {r['bytes'] / MB:>6.2f} {r['index_s']:>9} {r['verify_realize_s']:>17}")
-        g = result["large"]["growth"]
-        print(f"growth exponents (1.0 = linear): verify vs facts {g['verify_vs_facts_exponent']}, "
-              f"verify vs document size {g['verify_vs_size_exponent']}, index vs size {g['index_vs_size_exponent']}")
+    emit(text_report(result))
     return 0
+
+
+def text_report(result: dict) -> list[Block]:
+    s, m = result["sample"], result["large"]["main"]
+    lines: list[Block] = [
+        f"sample policy_zh: {s['facts']} facts, {s['chars']} chars, {s['passed']} passed",
+        f"  verify {s['verify_ms']} ms + realize {s['realize_ms']} ms = {s['total_ms']} ms median "
+        f"(p90 {s['p90_total_ms']} ms; goal <= {GOAL_SAMPLE_MS} ms: {'met' if s['meets_goal'] else 'MISSED'}); "
+        f"cold first call {s['cold_ms']} ms",
+        f"large: {m['facts']} facts over {m['bytes'] / MB:.2f} MB ({m['chars']} chars), {m['passed']} passed",
+        f"  document index {m['index_s']} s (once per document); verify + realize {m['verify_realize_s']} s "
+        f"(goal < {GOAL_LARGE_S} s: {'met' if m['meets_goal'] else 'MISSED'})",
+    ]
+    if "growth" in result["large"]:
+        runs = result["large"]["by_facts"] + result["large"]["by_size"]
+        lines.append(Table(["facts", "MB", "index s", "verify+realize s"],
+                           [[r["facts"], f"{r['bytes'] / MB:.2f}", str(r["index_s"]), str(r["verify_realize_s"])]
+                            for r in runs],
+                           "rrrr"))
+        g = result["large"]["growth"]
+        lines.append(f"growth exponents (1.0 = linear): verify vs facts {g['verify_vs_facts_exponent']}, "
+                     f"verify vs document size {g['verify_vs_size_exponent']}, index vs size {g['index_vs_size_exponent']}")
+    return lines
