@@ -11,7 +11,7 @@ from hypothesis.extra.lark import from_lark
 
 from aegis_tui.errors import GrammarError, UnsupportedSchemaError
 from aegis_tui.grammar.compiler import committed_extraction_grammar_path, compile_schema, extraction_grammar
-from aegis_tui.grammar.grounded import grounded_grammar, substring_rule
+from aegis_tui.grammar.grounded import containing_rule, grounded_grammar, substring_rule
 from aegis_tui.grammar.validate import lark_acceptor, parse_gbnf, to_lark
 from aegis_tui.schema import ExtractionPayload, parse_payload
 from aegis_tui.text.document import Document
@@ -187,6 +187,40 @@ def test_substring_rule_accepts_exactly_substrings():
     for bad in ["三级", "二级机构", ""]:
         with pytest.raises(Exception):
             acc.parse(json.dumps(bad, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("text,span,ok", [
+    ("nightly lodging cap", "lodging cap", True),  # whole words
+    ("nightly lodging cap", "ing cap", False),  # starts inside "lodging"
+    ("nightly lodging cap", "nightly lodg", False),  # ends inside "lodging"
+    ("nightly lodging cap", "nightly", True),
+    ("capped at $250 per night", "$25", False),  # a number is a word: no prefix of 250
+    ("capped at $250 per night", "$250 per night", True),
+    ("high-cost cities", "cost cities", True),  # a hyphen is a word bound
+    ("三级医疗机构 hotel", "医疗", True),  # CJK may be cut between characters
+])
+def test_substring_rule_keeps_english_words_whole(text, span, ok):
+    acc = lark_acceptor("root ::= sub\n" + "\n".join(f"{n} ::= {r}" for n, r in substring_rule("sub", text)))
+    if ok:
+        acc.parse(json.dumps(span, ensure_ascii=False))
+    else:
+        with pytest.raises(Exception):
+            acc.parse(json.dumps(span, ensure_ascii=False))
+
+
+@pytest.mark.parametrize("text,word,span,ok", [
+    ("the nightly lodging cap", "lodging", "nightly lodging", True),
+    ("the nightly lodging cap", "lodging", "ly lodging cap", False),  # the part before starts mid-word
+    ("the nightly lodging cap", "lodging", "lodging ca", False),  # the part after ends mid-word
+    ("capped at", "cap", "cap", False),  # the word itself is part of "capped"
+])
+def test_containing_rule_keeps_english_words_whole(text, word, span, ok):
+    acc = lark_acceptor("root ::= c\n" + "\n".join(f"{n} ::= {r}" for n, r in containing_rule("c", text, word)))
+    if ok:
+        acc.parse(json.dumps(span, ensure_ascii=False))
+    else:
+        with pytest.raises(Exception):
+            acc.parse(json.dumps(span, ensure_ascii=False))
 
 
 def test_to_lark_translation_is_deterministic(grounded):

@@ -158,6 +158,11 @@ def _last_pieces(text: str, n: int) -> str:
     return text[cuts[-n]:] if len(cuts) >= n else text
 
 
+def _split_on(text: str, word: str) -> list[str]:
+    """text split at word, where word stands whole (an English word is never split inside: no "ing cap")."""
+    return re.split(r"(?<![A-Za-z0-9])" + re.escape(word) + r"(?![A-Za-z0-9])", text)
+
+
 def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
     """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
 
@@ -177,7 +182,7 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
     avoid = repair.avoid_subject if repair else None
     for name, text in pieces:
         # a repair of "the subject repeats the predicate" takes the predicate's words out of the subject's span
-        parts = [p for p in text.split(avoid)] if avoid and avoid in text else [text]
+        parts = _split_on(text, avoid) if avoid and avoid in text else [text]
         for k, part in enumerate(parts):
             part = part.strip("，、,；;。.：: （）()的为")
             if any(ch.isalnum() for ch in part):

@@ -130,14 +130,25 @@ def grounded_grammar(
     return GroundedGrammar(text=text, spans=kept, values=values)
 
 
+def inside_word(text: str, j: int) -> bool:
+    """Whether offset j falls inside an ASCII word or number ("ing" of "lodging"): no span starts or ends there."""
+    return 0 < j < len(text) and _ascii_alnum(text[j - 1]) and _ascii_alnum(text[j])
+
+
+def _ascii_alnum(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
 def substring_rule(name: str, text: str) -> list[tuple[str, str]]:
-    """Rules matching the JSON encoding of any non-empty substring of text (linear size: one rule per char).
+    """Rules matching the JSON encoding of any non-empty substring of text that starts and ends on word bounds.
 
     `name-<j>` matches text[j:k] for any k > j (the prefix chain from j); `name` picks a start position. Used
-    by fan-out requests to force subject and predicate to be spans of the clause.
+    by fan-out requests to force subject and predicate to be spans of the clause; an English span never cuts a
+    word ("ing cap" of "lodging cap"), CJK text may be cut between any two characters.
     """
     chain = prefix_rule(name, text)[1:]
-    starts = " | ".join(f"{name}-{j}" for j in range(len(text)) if not text[j].isspace())
+    starts = " | ".join(f"{name}-{j}" for j in range(len(text))
+                        if not text[j].isspace() and not inside_word(text, j))
     return [(name, '"\\"" ( ' + starts + ' ) "\\""')] + chain
 
 
@@ -150,19 +161,29 @@ def _chars(text: str) -> list[str]:
     return [_json_literal(c) for c in text]
 
 
-def prefix_rule(name: str, text: str) -> list[tuple[str, str]]:
-    """Rules matching (the JSON encoding of) any non-empty prefix of text; `name` is the entry rule."""
+def _chain(name: str, text: str) -> list[tuple[str, str]]:
+    """`name-j` matches text[j:k] for every k > j that does not end inside a word."""
     cs = _chars(text)
-    rules = [(name, f"{name}-0")]
+    rules = []
     for j, c in enumerate(cs):
-        rules.append((f"{name}-{j}", c + (f" {name}-{j + 1}?" if j + 1 < len(cs) else "")))
+        if j + 1 == len(cs):
+            rules.append((f"{name}-{j}", c))
+        else:
+            more = "" if inside_word(text, j + 1) else "?"
+            rules.append((f"{name}-{j}", f"{c} {name}-{j + 1}{more}"))
     return rules
 
 
+def prefix_rule(name: str, text: str) -> list[tuple[str, str]]:
+    """Rules matching (the JSON encoding of) any non-empty prefix of text ending on a word bound; `name` enters."""
+    return [(name, f"{name}-0")] + _chain(name, text)
+
+
 def suffix_rule(name: str, text: str) -> list[tuple[str, str]]:
-    """Rules matching any non-empty suffix of text; `name` picks where it starts."""
+    """Rules matching any non-empty suffix of text that starts on a word bound; `name` picks where it starts."""
     cs = _chars(text)
-    rules = [(name, " | ".join(f"{name}-{j}" for j in range(len(cs))))]
+    starts = [j for j in range(len(cs)) if not inside_word(text, j)]
+    rules = [(name, " | ".join(f"{name}-{j}" for j in starts))]
     for j, c in enumerate(cs):
         rules.append((f"{name}-{j}", c + (f" {name}-{j + 1}" if j + 1 < len(cs) else "")))
     return rules
@@ -178,10 +199,10 @@ def containing_rule(name: str, text: str, word: str) -> list[tuple[str, str]]:
     rules: list[tuple[str, str]] = []
     if before:
         rules += suffix_rule(f"{name}-pre", before)
-        body.append(f"{name}-pre?")
+        body.append(f"{name}-pre" + ("" if inside_word(text, pos) else "?"))
     body.append(_json_literal(word))
     if after:
         rules += prefix_rule(f"{name}-post", after)
-        body.append(f"{name}-post?")
+        body.append(f"{name}-post" + ("" if inside_word(text, pos + len(word)) else "?"))
     body.append('"\\""')
     return [(name, " ".join(body))] + rules
