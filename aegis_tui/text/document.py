@@ -9,9 +9,15 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DocumentError
+from .formats import SourceMap
 from .lexicon import is_cjk
+
+if TYPE_CHECKING:
+    from .roles import NumberRole
+    from .structure import Structure
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 
@@ -91,15 +97,19 @@ def _check_text(text: str, name: str) -> str:
 
 @dataclass
 class Document:
-    """A loaded document with an offset index and sentence/clause segmentation."""
+    """A loaded document: canonical text, its source map, offset index, segmentation and structure."""
 
     text: str
     path: str = "<text>"
     encoding: str = "utf-8"
+    format: str = "text"
+    source: SourceMap = field(default=None, repr=False)  # type: ignore[assignment]
     _line_starts: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        if self.source is None:
+            self.source = SourceMap(self.text, self.format)
 
     @classmethod
     def from_text(cls, text: str, path: str = "<text>") -> Document:
@@ -121,8 +131,22 @@ class Document:
         except OSError as exc:
             raise DocumentError(f"{name}: cannot read ({exc.strerror})") from None
         text, encoding = _decode(data, name)
-        doc = cls(_check_text(text, name), path=name, encoding=encoding)
-        return doc
+        fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
+        return cls(_check_text(text, name), path=name, encoding=encoding, format=fmt)
+
+    @cached_property
+    def structure(self) -> Structure:
+        """Headings, paragraphs, list items and tables of the canonical text (built once)."""
+        from .structure import build_structure
+
+        return build_structure(self.text)
+
+    @cached_property
+    def roles(self) -> list[NumberRole]:
+        """Every number in the text with its role (value, section number, date, ...), in order."""
+        from .roles import build_roles
+
+        return build_roles(self)
 
     @cached_property
     def sha256(self) -> str:

@@ -1,0 +1,194 @@
+"""Structure: heading paths, list items with lead-ins, tables (header rows, row labels, ragged and empty cells)."""
+
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aegis_tui.samples import sample_path
+from aegis_tui.text.document import Document
+from aegis_tui.text.structure import build_structure, structure
+
+DOCS = Path(__file__).with_name("docs")
+
+
+def doc(name: str) -> Document:
+    return Document.load(DOCS / name)
+
+
+def path_at(d: Document, needle: str) -> tuple[str, ...]:
+    return d.structure.heading_path(d.text.index(needle))
+
+
+@pytest.mark.parametrize("sample, needle, expected", [
+    # the English sample: "4. Lodging" is a numbered title, the paragraph under it is its body
+    ("en", "Hotel costs are reimbursed", ("Northwind Holdings Travel and Expense Reimbursement Policy", "4. Lodging")),
+    ("en", "Cash advances are limited", ("Northwind Holdings Travel and Expense Reimbursement Policy",
+                                         "10. Cash advances")),
+    # the Chinese sample: 第X章 titles nest, a long 第X条 paragraph is scoped by its article label
+    ("zh", "特困人员、低保对象、返贫致贫人口住院的", ("某市城乡居民基本医疗保险住院费用报销实施办法", "第四章　特殊人群待遇",
+                                      "第十二条")),
+    ("zh", "一个自然年度内多次住院的", ("某市城乡居民基本医疗保险住院费用报销实施办法", "第三章　住院待遇", "第八条")),
+    ("zh", "（二）在二级定点医疗机构住院的", ("某市城乡居民基本医疗保险住院费用报销实施办法", "第三章　住院待遇", "第九条")),
+])
+def test_sample_heading_paths(sample, needle, expected):
+    d = Document.load(sample_path(f"policy_{sample}"))
+    assert path_at(d, needle) == expected
+
+
+def test_sample_list_items_hang_from_their_lead_in():
+    d = Document.load(sample_path("policy_zh"))
+    block = d.structure.block_at(d.text.index("（三）在三级"))
+    assert block.kind == "list_item" and block.lead_in.endswith("统筹基金的报销比例为：")
+
+
+def test_english_document_tables_share_row_labels_but_not_captions():
+    d = doc("expense_en.md")
+    s = structure(d)
+    assert s is d.structure  # built once, cached on the document
+    per_diem, business = s.tables
+    assert [per_diem.row_header(r) for r in range(1, 4)] == ["Breakfast", "Lunch", "Dinner"]
+    assert [business.row_header(r) for r in range(1, 4)] == ["Breakfast", "Lunch", "Dinner"]
+    assert per_diem.column_header(1) == "Domestic ($)" and business.column_header(1) == "Limit per person"
+    assert per_diem.caption == "The per diem rates per person are:"
+    assert business.caption == "The per-person limits for business meals are:"
+    assert per_diem.heading_path[-1] == "6.1 Per diem" and business.heading_path[-1] == "6.2 Business meals"
+    # the same "Breakfast" label resolves to a different table and cell depending on where it stands
+    first = d.text.index("| Breakfast | 18")
+    second = d.text.index("| Breakfast | $30")
+    t1, c1 = s.cell_at(first + 2)
+    t2, c2 = s.cell_at(second + 2)
+    assert (t1.index, c1.row, c1.col, c1.text) == (0, 1, 0, "Breakfast")
+    assert (t2.index, c2.row, c2.col, c2.text) == (1, 1, 0, "Breakfast")
+    t, cell = s.cell_at(d.text.index("$95"))
+    assert (cell.text, business.row_header(cell.row), business.column_header(cell.col)) == (
+        "$95", "Dinner", "Limit per person")
+
+
+def test_english_list_items_and_headings():
+    d = doc("expense_en.md")
+    s = d.structure
+    item = s.block_at(d.text.index("Tier B cities"))
+    assert item.kind == "list_item" and item.lead_in == "Room rates are capped as follows:"
+    assert s.block_at(d.text.index("(a) extended")).kind == "list_item"
+    assert path_at(d, "Mileage for private cars") == ("Harbor Line Logistics Expense Handbook", "7. Lodging")
+    assert [h.level for h in s.headings[:4]] == [1, 2, 3, 3]
+
+
+def test_chinese_document_scopes_and_header_units():
+    d = doc("medical_zh.md")
+    s = d.structure
+    assert path_at(d, "城乡居民在二级医疗机构住院")[-2:] == ("第三章　城乡居民待遇", "第六条")
+    assert path_at(d, "二级医疗机构住院报销比例为94%")[-2:] == ("第二章　职工住院待遇", "第五条")
+    item = s.block_at(d.text.index("（二）退休人员"))
+    assert item.kind == "list_item" and item.lead_in.endswith("按年龄段确定：")
+    table = s.tables[0]
+    assert table.caption == "第七条　职工疗休养补助标准如下："
+    assert table.heading_path[-1] == "第七条"
+    _, cell = s.cell_at(d.text.index("2600"))
+    assert (table.row_header(cell.row), table.column_header(cell.col)) == ("一线职工", "省外（元/人）")
+
+
+@pytest.mark.parametrize("text, needle, expected", [
+    # 一、 and （一） titles nest by first appearance; a sibling replaces its predecessor
+    ("一、总体要求\n\n（一）基本原则\n\n坚持保基本。\n\n二、待遇标准\n\n门诊起付线为300元。", "门诊起付线", ("二、待遇标准",)),
+    ("一、总体要求\n\n（一）基本原则\n\n坚持保基本。", "坚持保基本", ("一、总体要求", "（一）基本原则")),
+    # 1. and 1.1 numbered sections
+    ("1. Scope\nApplies to staff.\n\n1.1 Contractors\nThey follow annex B.\n\n2. Rates\nThe rate is 5%.",
+     "They follow", ("1. Scope", "1.1 Contractors")),
+    ("1. Scope\nApplies to staff.\n\n1.1 Contractors\nThey follow annex B.\n\n2. Rates\nThe rate is 5%.",
+     "The rate is", ("2. Rates",)),
+    # short numbered lines one after another are a list, not titles
+    ("Covered items:\n1. Airfare\n2. Lodging\n3. Meals", "Lodging", ()),
+    # a numbered line that is a sentence is no title
+    ("1. Employees must file claims within 30 days.\n2. Late claims are refused.", "Late claims", ()),
+    # Markdown headings pop numbered titles beneath them
+    ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。\n\n## Annex\n\nText here.", "Text here", ("Policy", "Annex")),
+    ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。", "本办法适用", ("Policy", "第一章　总则", "第一条")),
+])
+def test_numbered_heading_paths(text, needle, expected):
+    d = Document.from_text(text)
+    assert path_at(d, needle) == expected
+
+
+@pytest.mark.parametrize("text, rows, header_rows", [
+    # ragged rows: fewer and more cells than the header
+    ("| a | b | c |\n| --- | --- | --- |\n| 1 | 2 |\n| 3 | 4 | 5 | 6 |", [["a", "b", "c"], ["1", "2"], ["3", "4", "5", "6"]], 1),
+    # empty cells keep their place
+    ("| a | b | c |\n|---|---|---|\n| x |  | 3 |", [["a", "b", "c"], ["x", "", "3"]], 1),
+    # a header-only table
+    ("| only | header |\n| --- | --- |", [["only", "header"]], 1),
+    # no outer pipes, an escaped pipe inside a cell
+    ("a | b\n--- | ---\nx \\| y | 2", [["a", "b"], ["x \\| y", "2"]], 1),
+    # a .txt table without a separator row: the first row is the header when only later rows hold numbers
+    ("Rates:\n| Meal | Cap |\n| Lunch | 20 |", [["Meal", "Cap"], ["Lunch", "20"]], 1),
+    # two header rows above the separator
+    ("| Meal | Cap | Cap |\n| | Domestic | Overseas |\n| --- | --- | --- |\n| Lunch | 20 | 30 |",
+     [["Meal", "Cap", "Cap"], ["", "Domestic", "Overseas"], ["Lunch", "20", "30"]], 2),
+])
+def test_table_shapes(text, rows, header_rows):
+    s = build_structure(text)
+    assert len(s.tables) == 1
+    table = s.tables[0]
+    assert [[c.text for c in r] for r in table.rows] == rows
+    assert table.header_rows == header_rows
+    for r, row in enumerate(table.rows):
+        for c, cell in enumerate(row):
+            assert (cell.row, cell.col) == (r, c) and text[cell.start:cell.end] == cell.text
+            if cell.text:
+                assert table.cell_at(cell.start) is cell
+
+
+def test_two_header_rows_join_in_the_column_header():
+    s = build_structure("| Meal | Cap | Cap |\n| | Domestic | Overseas |\n| --- | --- | --- |\n| Lunch | 20 | 30 |")
+    assert s.tables[0].column_header(2) == "Cap / Overseas"
+
+
+def test_row_header_column_skips_a_numbering_column():
+    s = build_structure("| 序号 | 类别 | 标准 |\n| --- | --- | --- |\n| 1 | 一线职工 | 1800 |\n| 2 | 其他职工 | 1500 |")
+    assert s.tables[0].row_header_col == 1 and s.tables[0].row_header(2) == "其他职工"
+
+
+def test_thousand_row_table_is_linear():
+    rows = "\n".join(f"| item {i} | {i * 3} | {i * 7}元 |" for i in range(1000))
+    text = "Prices:\n\n| Item | A | B |\n| --- | --- | --- |\n" + rows + "\n\nAfter the table."
+    t0 = time.perf_counter()
+    s = build_structure(text)
+    elapsed = time.perf_counter() - t0
+    assert len(s.tables[0].rows) == 1001 and elapsed < 2.0
+    assert s.cell_at(text.index("| 2997 |") + 2)[1].text == "2997"
+    assert s.block_at(text.index("After the table")).kind == "paragraph"
+
+
+_MD_PIECES = st.sampled_from([
+    "# Title", "## 6.2 Meals", "第一章　总则", "第三条　起付标准为600元。", "一、总体要求", "（一）基本原则",
+    "1. Purpose", "- item $20", "  - nested", "| a | b |", "| --- | --- |", "| 1 | |", "|", "||", "a | b",
+    "---", "===", "> quote: ", "    code", "```", "Text ends with:", "", "第十条之一", "①", "\\|", "*", "1)",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(_MD_PIECES, st.text(max_size=12)), max_size=25))
+def test_structure_never_crashes_and_spans_lie_inside(pieces):
+    text = "\n".join(pieces)
+    s = build_structure(text)
+    for block in s.blocks:
+        assert 0 <= block.start <= block.end <= len(text)
+    for heading in s.headings:
+        assert text[heading.start:heading.end] == heading.text
+    for table in s.tables:
+        assert 0 <= table.start <= table.end <= len(text)
+        for row in table.rows:
+            for cell in row:
+                assert table.start <= cell.start <= cell.end <= table.end and text[cell.start:cell.end] == cell.text
+    starts = [b.start for b in s.blocks]
+    assert starts == sorted(starts)
+
+
+def test_text_source_map_is_the_identity():
+    d = Document.from_text("line one\nline two")
+    loc = d.source.locate(d.text.index("two"))
+    assert (loc.format, loc.line, loc.column, loc.describe()) == ("text", 2, 6, "line 2, col 6")
+    assert doc("expense_en.md").format == "markdown"
