@@ -1,0 +1,242 @@
+"""Number roles: which numbers are values (amounts, rates, limits) and which are section numbers, dates or codes."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .quantity import Quantity, find_quantities, parse_quantity, width_fold
+
+if TYPE_CHECKING:
+    from .document import Document
+    from .structure import Structure, Table
+
+
+class Role(StrEnum):
+    """What a number in a document is: only VALUE numbers may become facts."""
+
+    VALUE = "value"
+    SECTION = "section"        # section, article, list or clause number: "6.2", "第十二条", "1.", "（一）"
+    DATE = "date"              # dates, years, times of day
+    VERSION = "version"        # "v2.1", document codes like "FIN-07"
+    PHONE = "phone"            # phone numbers and extensions
+    IDENTIFIER = "identifier"  # ids, file and policy numbers, model names, other codes
+
+
+@dataclass(frozen=True)
+class NumberRole:
+    """One number of the document: text == document.text[start:end]; quantity for values (unit maybe a header's)."""
+
+    start: int
+    end: int
+    text: str
+    role: Role
+    quantity: Quantity | None = None
+    unit_from: str = ""  # "" (the unit is in the text), "column header", "row header" or "table caption"
+
+
+def number_roles(document: Document) -> list[NumberRole]:
+    """Every number in the document with its role, in document order (built once per document)."""
+    return document.roles
+
+
+def role_at(document: Document, start: int, end: int) -> NumberRole | None:
+    """The first number overlapping [start, end) (the number at start when the span is empty), if any."""
+    roles = document.roles
+    stop = max(end, start + 1)
+    for r in roles[max(0, bisect.bisect_right(roles.starts, start) - 1):]:
+        if r.start >= stop:
+            break
+        if r.end > start:
+            return r
+    return None
+
+
+def values_in(document: Document, start: int, end: int) -> list[NumberRole]:
+    """The VALUE numbers lying wholly inside [start, end)."""
+    roles = document.roles
+    out = []
+    for r in roles[bisect.bisect_left(roles.starts, start):]:
+        if r.start >= end:
+            break
+        if r.end <= end and r.role is Role.VALUE:
+            out.append(r)
+    return out
+
+
+class RoleList(list):
+    """The roles of one document in order, with their start offsets for bisecting."""
+
+    def __init__(self, roles: list[NumberRole]):
+        super().__init__(sorted(roles, key=lambda r: r.start))
+        self.starts = [r.start for r in self]
+
+
+# ---- patterns that are never values -------------------------------------------------------------------------
+_CN = "零〇一二两三四五六七八九十百千"
+_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+           r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_SPECIAL = re.compile("|".join([
+    rf"(?P<section>第[{_CN}\d]+[条章节款项编](?:之[{_CN}]+)?|[（(][{_CN}]+[)）]|(?<![^\s>|])[{_CN}]+、|[①-⑳])",
+    r"(?P<docno>[〔\[［(（]\d{4}[〕\]］)）]\s*\d+\s*号)",
+    r"(?P<phone>(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?\d{3,4}-\d{4}|\d{3,4}-\d{3,4}-\d{4}|0\d{2,3}-\d{7,8}"
+    r"|1[3-9]\d{9})(?![\w.])|(?:ext\.?|extension|分机|转)\s*\d{1,6}\b)",
+    rf"(?P<date>\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}\s+{_MONTHS}\s+\d{{4}}\b"
+    rf"|\b{_MONTHS}\s+(?:\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?)\b|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
+    r"|\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?)",
+    r"(?P<version>(?-i:\b[A-Z][A-Z0-9]{1,9}-\d+(?:[-.]\d+)*\b)|\b[vV]\d+(?:\.\d+)*\b"
+    r"|\b(?:version|revision|rev\.)\s*\d+(?:\.\d+)*\b)",
+]), re.IGNORECASE)
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+_LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.\d+)*)(?:[.、)）]|(?=[ \t\u3000]))")
+_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+|编号|电话|热线|传真|手机)[\s:：]*$")
+_SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapter", "part", "item", "paragraph", "para.",
+                   "para", "rule", "schedule", "annex", "appendix", "page", "p.", "step", "level", "tier", "grade",
+                   "phase", "table", "figure", "fig.", "line"}
+_ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref", "ref."}
+_PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
+_ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
+_NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
+_HEADER_UNIT = re.compile(r"[（(]([^()（）]{1,16})[)）]|单位[:：]\s*([^\s，,。;；|]{1,8})|\bin\s+([A-Za-z$%€£¥]{1,8})\b")
+
+
+def header_unit(header: str) -> str | None:
+    """The unit a header or caption states: "省内（元/人）" -> "元/人", "Maximum Rate ($)" -> "$", "单位：万元"."""
+    for m in _HEADER_UNIT.finditer(header):
+        unit = next(g for g in m.groups() if g).strip()
+        if _with_unit("1", unit) is not None:
+            return unit
+    return None
+
+
+def _with_unit(number: str, unit: str) -> Quantity | None:
+    symbol = re.match(r"(?:us\$|[$¥€£])", unit, re.IGNORECASE)
+    split = f"{unit[:symbol.end()]}{number}{unit[symbol.end():]}" if symbol else ""  # "$/mile" -> "$1/mile"
+    for text in (f"{number}{unit}", f"{unit}{number}", f"{number} {unit}", split):
+        q = parse_quantity(text)
+        if q is not None and q.dimension not in ("number", "date"):
+            return q
+    return None
+
+
+def build_roles(document: Document) -> RoleList:
+    """Find and classify every number of a document (the work behind Document.roles)."""
+    text = document.text
+    structure = document.structure
+    taken: list[tuple[int, int]] = []
+    out: list[NumberRole] = []
+
+    def free(s: int, e: int) -> bool:
+        i = bisect.bisect_right(taken, (s, 10**12)) - 1
+        if i >= 0 and taken[i][1] > s:
+            return False
+        return not (i + 1 < len(taken) and taken[i + 1][0] < e)
+
+    def add(s: int, e: int, role: Role, q: Quantity | None = None, unit_from: str = "") -> None:
+        bisect.insort(taken, (s, e))
+        out.append(NumberRole(s, e, text[s:e], role, q, unit_from))
+
+    folded = width_fold(text)
+    for m in _SPECIAL.finditer(folded):
+        kind = m.lastgroup
+        role = {"section": Role.SECTION, "docno": Role.IDENTIFIER, "phone": Role.PHONE, "date": Role.DATE,
+                "version": Role.VERSION}[kind]
+        add(m.start(), m.end(), role)
+    _table_values(document, structure, free, add)
+    headings = {m.group(1) for h in structure.headings if (m := _LINE_NUMBER.match(h.text)) and "." in m.group(1)}
+    pos = 0
+    for line in text.split("\n"):
+        line_number = _LINE_NUMBER.match(width_fold(line))
+        if line_number and not (line_number.group(0)[-1] in ".、)）" or "." in line_number.group(1)):
+            block = structure.block_at(pos + line_number.start(1))
+            line_number = line_number if block and block.kind == "heading" else None
+        for qm in find_quantities(line):
+            s, e = pos + qm.start, pos + qm.end
+            if not free(s, e):
+                continue
+            q = qm.quantity
+            if q.dimension == "date":
+                add(s, e, Role.DATE, q)
+            elif q.dimension == "number" and (
+                    line_number and line_number.start(1) == qm.start or qm.text in headings):
+                add(s, e, Role.SECTION)
+            elif q.dimension == "number" and _phone_context(folded, s, qm.text):
+                add(s, e, Role.PHONE)
+            else:
+                add(s, e, Role.VALUE, q)
+        pos += len(line) + 1
+    for m in _DIGITS.finditer(folded):
+        if free(m.start(), m.end()):
+            add(m.start(), m.end(), _leftover_role(folded, m))
+    return RoleList(out)
+
+
+def _phone_context(folded: str, start: int, digits: str) -> bool:
+    word = _BEFORE_WORD.search(folded[max(0, start - 16):start])
+    return bool(word) and word.group(1).lower() in _PHONE_BEFORE and sum(c.isdigit() for c in digits) >= 5
+
+
+def _leftover_role(folded: str, m: re.Match) -> Role:
+    """A number the quantity finder left out: a list marker, an ordinal, a code, a time, a reference."""
+    s, e = m.span()
+    word = _BEFORE_WORD.search(folded[max(0, s - 16):s])
+    before = word.group(1).lower() if word else ""
+    if re.fullmatch(_MONTHS, before):
+        return Role.DATE
+    if before in ("version", "v.", "rev.", "revision"):
+        return Role.VERSION
+    if before in _PHONE_BEFORE:
+        return Role.PHONE
+    if before in _SECTION_BEFORE:
+        return Role.SECTION
+    if before in _ID_BEFORE:
+        return Role.IDENTIFIER
+    prev = folded[s - 1] if s else ""
+    after = folded[e] if e < len(folded) else ""
+    if after in _ORDINAL_AFTER or prev in "第(（" and after in ")）":
+        return Role.SECTION
+    line_start = folded.rfind("\n", 0, s) + 1
+    if _LINE_NUMBER.match(folded[line_start:e + 1]):
+        return Role.SECTION
+    if prev == ":" or after == ":":
+        return Role.DATE
+    return Role.IDENTIFIER
+
+
+def _table_values(document: Document, structure: Structure, free, add) -> None:
+    """Table cells: numbers in a numbering column are list numbers; a bare number takes its header's unit."""
+    text = document.text
+    for table in structure.tables:
+        caption_unit = header_unit(table.caption) or _unit_line_before(text, table)
+        width = max((len(r) for r in table.rows), default=0)
+        numbering = {c for c in range(width) if _NUMBERING_HEADER.match(table.column_header(c))}
+        column_units = {c: header_unit(table.column_header(c)) for c in range(width)}
+        for row in table.rows[table.header_rows:]:
+            row_unit = header_unit(table.row_header(row[0].row)) if row else None
+            for cell in row:
+                if cell.col == table.row_header_col or not cell.text or not free(cell.start, cell.end):
+                    continue
+                if cell.col in numbering and cell.text.isdigit():
+                    add(cell.start, cell.end, Role.SECTION)
+                    continue
+                plain = parse_quantity(cell.text)
+                if plain is None or plain.dimension not in ("number", "date") or plain.unit not in ("", "date_y"):
+                    continue  # not a bare number: its own unit (or no quantity) decides
+                for unit, source in ((column_units.get(cell.col), "column header"), (row_unit, "row header"),
+                                     (caption_unit, "table caption")):
+                    q = _with_unit(cell.text.strip(), unit) if unit else None
+                    if q is not None:
+                        add(cell.start, cell.end, Role.VALUE, q, source)
+                        break
+
+
+def _unit_line_before(text: str, table: Table) -> str | None:
+    """A "单位：元" / "Unit: USD" line just above a table."""
+    above = text[max(0, table.start - 120):table.start].rstrip().rsplit("\n", 1)[-1]
+    m = re.search(r"(?:单位|unit|units|amounts in)\s*[:：]?\s*(\S{1,8})\s*$", above, re.IGNORECASE)
+    if m and _with_unit("1", m.group(1).rstrip("）)")) is not None:
+        return m.group(1).rstrip("）)")
+    return None
