@@ -157,6 +157,13 @@ RULES = [
      "不超过90% is a cap: a level, not a change"),
     ("policy_zh", _fact("特困人员", "报销比例", "5个百分点", CAPQ), "value_role", False,
      "提高5个百分点 is a change"),
+    ("policy_zh", _fact("住院", "报销比例", "50%", "政策范围内普通门诊费用的报销比例为50%"), "scope", False,
+     "住院 names the sibling chapter 住院待遇; the quote stands under 门诊待遇"),
+    ("policy_zh", _fact("门诊", "报销比例", "50%", "政策范围内普通门诊费用的报销比例为50%"), "scope", True,
+     "its own chapter"),
+    ("policy_zh", _fact(ZH1, "报销比例", "85%", Q85), "scope", True, "a subject naming no chapter"),
+    ("policy_en", _fact("standard cities", "nightly lodging cap", "$250 per night", ENQ), "table_binding", True,
+     "a value outside any table"),
 ]
 
 

@@ -12,6 +12,7 @@ from ..text.lexicon import FUNCTION_UNITS
 from ..text.quantity import QuantityMatch
 from .report import CheckResult
 from .rules import FactContext
+from .structural import cell_of
 
 _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s", re.IGNORECASE)
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
@@ -140,7 +141,40 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
     head = idx.head_lines(m.start)
     if head and mentions(subject, head):
         return CheckResult("entity_binding", True, f"'{subject}' heads the list that contains '{m.text}'", ev)
+    return _frame(ctx, m, ev)
+
+
+def _frame(ctx: FactContext, m: QuantityMatch, ev: dict) -> CheckResult:
+    """The structure's frame of a value: a list item inherits its lead-in, a clause its section's heading."""
+    subject, structure = ctx.fact.subject, ctx.document.structure
+    block = structure.block_at(m.start)
+    if block is not None and block.lead_in and (hits := mentions(subject, block.lead_in)):
+        return CheckResult("entity_binding", True, f"'{subject}' is named in the lead-in of the list item with "
+                           f"'{m.text}'", ev | {"lead_in": block.lead_in, "subject_text": block.lead_in[slice(*hits[-1])]})
+    path = structure.heading_path(m.start)
+    for heading in reversed(path):
+        if (hits := mentions(subject, heading)) and heading != (path[0] if len(path) > 1 else None):
+            return CheckResult("entity_binding", True, f"'{subject}' is named by the section heading '{heading}' "
+                               f"over '{m.text}'", ev | {"heading": heading, "subject_text": heading[slice(*hits[-1])]})
     return CheckResult("entity_binding", False, f"'{subject}' is not named in the sentence of '{m.text}'", ev)
+
+
+def _bind_cell(ctx: FactContext, m: QuantityMatch, table, cell) -> CheckResult:
+    """A table value belongs to its row's label (or, in a transposed table, its column's header)."""
+    subject = ctx.fact.subject
+    ev = {"value_offset": m.start, "table": table.index + 1, "row": cell.row + 1, "column": cell.col + 1}
+    label = table.rows[cell.row][table.row_header_col] if table.row_header_col < len(table.rows[cell.row]) else None
+    heads = [c for c in (label,) if c is not None] + [
+        r[cell.col] for r in table.rows[:table.header_rows] if cell.col < len(r)]
+    for head in heads:
+        if hits := mentions(subject, head.text):
+            s, e = head.start + hits[-1][0], head.start + hits[-1][1]
+            return CheckResult("entity_binding", True, f"'{subject}' heads the row or column of '{m.text}'",
+                               ev | {"item_offset": head.start, "subject_offset": s, "subject_length": e - s,
+                                     "distance": abs(m.start - s)})
+    row = label.text if label is not None else ""
+    return CheckResult("entity_binding", False, f"'{m.text}' stands in the row of '{row}', which does not "
+                       f"name '{subject}'", ev)
 
 
 def entity_binding(ctx: FactContext) -> CheckResult:
@@ -157,5 +191,7 @@ def entity_binding(ctx: FactContext) -> CheckResult:
     if not ctx.value_matches:
         return CheckResult("entity_binding", False, "no value in the quote to bind to the subject")
     others = [s for s in ctx.subjects if not same_entity(s, subject)]
-    results = [_bind(ctx, m, others) for m in ctx.value_matches]
+    structure = ctx.document.structure
+    results = [_bind_cell(ctx, m, *found) if (found := cell_of(structure, m)) else _bind(ctx, m, others)
+               for m in ctx.value_matches]
     return next((r for r in results if r.passed), results[0])

@@ -20,6 +20,7 @@ from .rules import (
     value_in_source,
     value_role,
 )
+from .structural import scope, table_binding
 
 Rule = Callable[[FactContext], CheckResult]
 
@@ -61,6 +62,8 @@ DEFAULT_RULES = RuleMatrix({
     "entity_binding": entity_binding,
     "plausibility": plausibility,
     "value_role": value_role,
+    "table_binding": table_binding,
+    "scope": scope,
     "consistency": consistency,
 })
 

@@ -1,0 +1,204 @@
+"""Rules that follow the document's structure: table cells bind to their headers, facts to their heading scope."""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..text.document import Document
+from ..text.entities import mentions, units
+from ..text.quantity import QuantityMatch
+from ..text.structure import Cell, Structure, Table
+from .report import CheckResult
+from .rules import FactContext
+
+# numbering that opens a heading or caption: 第三章, 第12条, 一、, （二）, 2.1, Section 4, Table 2
+_NUMBERING = re.compile(
+    r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+[编章节条款部分](?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
+    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*[.、)]?|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+[.:]?)"
+    r"\s*", re.IGNORECASE)
+# a header's unit in parentheses: 省内（元/人）, Rate (USD)
+_PAREN = re.compile(r"[（(][^（()）]*[)）]")
+_EDGE = " \t：:。.，,；;、"
+
+
+def title_of(text: str) -> str:
+    """A heading or caption without its numbering and closing colon: '第二章 在职职工体检' -> '在职职工体检'."""
+    return _NUMBERING.sub("", text, count=1).strip(_EDGE)
+
+
+def header_name(text: str) -> str:
+    """A header without its unit in parentheses: '省内（元/人）' -> '省内'."""
+    return _PAREN.sub(" ", text).strip(_EDGE) or text.strip()
+
+
+def distinct(own: str, other: str) -> tuple[str, str]:
+    """What sets two sibling titles apart: each without the prefix and suffix they share.
+
+    '在职职工体检' / '退休人员体检' -> ('在职职工', '退休人员'); English is compared word by word.
+    """
+    a, b = title_of(own), title_of(other)
+    if a.isascii() and b.isascii():
+        wa, wb = a.split(), b.split()
+        i = 0
+        while i < min(len(wa), len(wb)) and wa[i].lower() == wb[i].lower():
+            i += 1
+        j = 0
+        while j < min(len(wa), len(wb)) - i and wa[-1 - j].lower() == wb[-1 - j].lower():
+            j += 1
+        return " ".join(wa[i:len(wa) - j]), " ".join(wb[i:len(wb) - j])
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < min(len(a), len(b)) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    return a[i:len(a) - j].strip(_EDGE), b[i:len(b) - j].strip(_EDGE)
+
+
+def names(label: str, name: str) -> bool:
+    """Whether a label names a header or title: all its words in order ('standard room rate' names 'Standard room')."""
+    return bool(name and units(name) and mentions(name, label))
+
+
+@dataclass
+class Scopes:
+    """Sibling headings of one document: for each heading path, the titles beside its last heading."""
+
+    siblings: dict[tuple[str, ...], list[str]]
+
+    def beside(self, path: tuple[str, ...]) -> list[tuple[int, str, str]]:
+        """(level, own title, sibling title) for every level of a heading path that has siblings."""
+        out = []
+        for level in range(len(path)):
+            own = path[level]
+            for other in self.siblings.get(path[:level], []):
+                if other != own:
+                    out.append((level, own, other))
+        return out
+
+
+_SCOPES: OrderedDict[str, Scopes] = OrderedDict()
+
+
+def scopes(document: Document) -> Scopes:
+    """The sibling headings of a document, built once per text from its structure's heading blocks."""
+    found = _SCOPES.get(document.sha256)
+    if found is None:
+        siblings: dict[tuple[str, ...], list[str]] = {}
+        for block in document.structure.blocks:
+            path = block.heading_path
+            if block.kind == "heading" and path:
+                kids = siblings.setdefault(path[:-1], [])
+                if path[-1] not in kids:
+                    kids.append(path[-1])
+        found = _SCOPES[document.sha256] = Scopes(siblings)
+        while len(_SCOPES) > 8:
+            _SCOPES.popitem(last=False)
+    return found
+
+
+def cell_of(structure: Structure, m: QuantityMatch) -> tuple[Table, Cell] | None:
+    """The body cell a value stands in (a header cell or a value outside tables gives None)."""
+    found = structure.cell_at(m.start)
+    if found is None:
+        return None
+    table, cell = found
+    if cell.row < table.header_rows or not cell.start <= m.start < m.end <= cell.end:
+        return None
+    return table, cell
+
+
+def value_columns(table: Table) -> list[int]:
+    """The columns of a table that hold values, not row labels."""
+    width = max((len(r) for r in table.rows), default=0)
+    return [c for c in range(width) if c != table.row_header_col]
+
+
+def table_evidence(document: Document, table: Table, cell: Cell) -> dict:
+    """Where a cell stands, as a person counts it: table, row (header row = 1), column, and their headers."""
+    return {"table": table.index + 1, "row": cell.row + 1, "column": cell.col + 1,
+            "row_header": table.row_header(cell.row), "column_header": table.column_header(cell.col),
+            "caption": table.caption, "offset": cell.start, "length": cell.end - cell.start}
+
+
+def _sibling_tables(document: Document, table: Table) -> list[Table]:
+    """Tables under the same parent heading as table (their captions tell them apart)."""
+    parent = table.heading_path[:-1] if table.heading_path else ()
+    return [t for t in document.structure.tables if t.index != table.index
+            and (t.heading_path[:-1] if t.heading_path else ()) == parent]
+
+
+def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
+    label = f"{ctx.fact.subject} {ctx.fact.predicate}"
+    ev = table_evidence(ctx.document, table, cell)
+    row = header_name(table.row_header(cell.row))
+    if cell.col != table.row_header_col and row and not names(label, row):
+        rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
+        other = next((r for r in rows if r != row and names(label, r)), "")
+        why = f"it names row '{other}'" if other else "neither subject nor predicate names it"
+        return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in row '{row}' of table "
+                           f"{table.index + 1}; {why}", ev)
+    column = header_name(table.column_header(cell.col))
+    cols = value_columns(table)
+    others = [header_name(table.column_header(c)) for c in cols if c != cell.col]
+    if column and names(label, column):
+        how = f"column '{column}'"
+    elif other := next((c for c in others if c and names(label, c)), ""):
+        return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in column '{column}', "
+                           f"but the fact names column '{other}'", ev)
+    elif len(cols) > 1 and column:
+        return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in column '{column}' of "
+                           f"table {table.index + 1}; the fact does not name that column", ev)
+    else:
+        frame = [title_of(table.caption)] + [title_of(h) for h in reversed(table.heading_path)]
+        how = next((f"'{f}'" for f in frame if f and (names(label, f) or _shares_words(label, f))), "")
+        if not how and column:
+            return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands under '{column}' in "
+                               f"table {table.index + 1}; the fact names neither it nor the table's caption or "
+                               "section", ev)
+    for sibling in _sibling_tables(ctx.document, table):
+        mine, theirs = distinct(table.caption, sibling.caption)
+        if theirs and names(label, theirs) and not (mine and names(label, mine)):
+            return CheckResult("table_binding", False, f"the fact names '{theirs}' of table {sibling.index + 1}, "
+                               f"but '{ctx.fact.object_value}' stands in table {table.index + 1} ('{mine}')", ev)
+    return CheckResult("table_binding", True, f"'{ctx.fact.object_value}' is the cell of row '{row}' and "
+                       f"{how} in table {table.index + 1}", ev)
+
+
+def _shares_words(label: str, frame: str) -> bool:
+    """Whether a label shares a content word (or a CJK pair) with a caption or heading."""
+    a, b = set(units(label)), set(units(frame))
+    words = {u for u in a & b if len(u) > 2}
+    pairs = {x + y for x, y in zip(units(label), units(label)[1:])} & {x + y for x, y in zip(units(frame), units(frame)[1:])}
+    return bool(words or pairs)
+
+
+def table_binding(ctx: FactContext) -> CheckResult:
+    """A table cell's fact names the cell's row header and its column header (or caption or section)."""
+    if not ctx.numeric or not ctx.value_matches:
+        return CheckResult("table_binding", True, "not applicable")
+    structure = ctx.document.structure
+    cells = [found for m in ctx.value_matches if (found := cell_of(structure, m))]
+    if not cells:
+        return CheckResult("table_binding", True, "the value does not stand in a table")
+    results = [_bind_cell(ctx, table, cell) for table, cell in cells]
+    return next((r for r in results if r.passed), results[0])
+
+
+def scope(ctx: FactContext) -> CheckResult:
+    """The subject names no other scope than its quote's section: a sibling heading's own words mark another."""
+    if ctx.span is None:
+        return CheckResult("scope", True, "not applicable")
+    at = ctx.value_matches[0].start if ctx.value_matches else ctx.span.start
+    path = ctx.document.structure.heading_path(at)
+    ev = {"heading_path": list(path)}
+    known = scopes(ctx.document)
+    subject = ctx.fact.subject
+    for _, own, other in known.beside(path):
+        mine, theirs = distinct(own, other)
+        if theirs and names(subject, theirs) and not (mine and names(subject, mine)):
+            return CheckResult("scope", False, f"'{subject}' names '{theirs}' ({other}), but the quote stands "
+                               f"under '{own}'", ev | {"names": other})
+    return CheckResult("scope", True, f"under {' › '.join(path) or 'the document'}", ev)
