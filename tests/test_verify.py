@@ -164,6 +164,11 @@ RULES = [
     ("policy_zh", _fact(ZH1, "报销比例", "85%", Q85), "scope", True, "a subject naming no chapter"),
     ("policy_en", _fact("standard cities", "nightly lodging cap", "$250 per night", ENQ), "table_binding", True,
      "a value outside any table"),
+    ("policy_en", _fact("Lodging", "section", "4", "4. Lodging"), "number_role", False, "a section number"),
+    ("policy_en", _fact("policy", "effective year", "2024", "effective January 1, 2024"), "number_role", False,
+     "a year is a date, not an amount"),
+    ("policy_zh", _fact("本办法", "有效期", "2024", "本办法自2024年1月1日起施行"), "number_role", False, "a date"),
+    ("policy_zh", _fact(ZH1, "起付线", "300元", Q300), "number_role", True, "an amount is a value"),
 ]
 
 

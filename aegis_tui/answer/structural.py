@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -9,6 +10,7 @@ from dataclasses import dataclass
 from ..text.document import Document
 from ..text.entities import mentions, units
 from ..text.quantity import QuantityMatch
+from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
 from .report import CheckResult
 from .rules import FactContext
@@ -173,6 +175,52 @@ def _shares_words(label: str, frame: str) -> bool:
     words = {u for u in a & b if len(u) > 2}
     pairs = {x + y for x, y in zip(units(label), units(label)[1:])} & {x + y for x, y in zip(units(frame), units(frame)[1:])}
     return bool(words or pairs)
+
+
+_ROLE_NAMES = {Role.SECTION: "a section, article or list number", Role.DATE: "a date or year",
+               Role.VERSION: "a version", Role.PHONE: "a phone number", Role.IDENTIFIER: "an identifier or code"}
+
+
+def roles_in(document: Document, start: int, end: int) -> list:
+    """Every number (any role) lying inside [start, end)."""
+    roles = number_roles(document)
+    out = []
+    for r in roles[bisect.bisect_left(roles.starts, start):]:
+        if r.start >= end:
+            break
+        if r.end <= end:
+            out.append(r)
+    return out
+
+
+def _numbers(text: str) -> set[float]:
+    return {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)}
+
+
+def number_role(ctx: FactContext) -> CheckResult:
+    """Only a value may be a fact's object: not a section number, date, version, phone number or code."""
+    if not ctx.numeric or ctx.quantity is None or ctx.span is None:
+        return CheckResult("number_role", True, "not applicable")
+    if not ctx.value_matches:
+        # the value is not a quantity of the quote; it may still be the digits of a section number or a date
+        for found in roles_in(ctx.document, ctx.span.start, ctx.span.end):
+            if found.role is not Role.VALUE and ctx.quantity.value in _numbers(found.text):
+                return CheckResult("number_role", False, f"'{ctx.fact.object_value}' is "
+                                   f"{_ROLE_NAMES.get(found.role, found.role.value)} ('{found.text}'), not a value",
+                                   {"role": found.role.value, "offset": found.start, "length": found.end - found.start})
+        return CheckResult("number_role", True, "not applicable")
+    seen = []
+    for m in ctx.value_matches:
+        found = role_at(ctx.document, m.start, m.end)
+        if found is None or found.role is Role.VALUE:
+            ev = {"role": Role.VALUE.value, "offset": m.start, "length": m.end - m.start}
+            if found is not None and found.unit_from:
+                ev["unit_from"] = found.unit_from
+            return CheckResult("number_role", True, f"'{m.text}' is a value", ev)
+        seen.append((m, found))
+    m, found = seen[0]
+    return CheckResult("number_role", False, f"'{found.text}' is {_ROLE_NAMES.get(found.role, found.role.value)}, "
+                       "not a value", {"role": found.role.value, "offset": found.start, "length": found.end - found.start})
 
 
 def table_binding(ctx: FactContext) -> CheckResult:

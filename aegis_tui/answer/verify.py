@@ -7,7 +7,8 @@ from typing import Callable
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import document_index
 from ..text.document import Document, Span
-from ..text.quantity import Quantity, find_quantities, parse_quantity
+from ..text.quantity import Quantity, QuantityMatch, find_quantities, parse_quantity
+from ..text.roles import values_in
 from .binding import entity_binding
 from .report import CheckResult, FactVerdict, VerificationReport
 from .rules import (
@@ -20,7 +21,7 @@ from .rules import (
     value_in_source,
     value_role,
 )
-from .structural import scope, table_binding
+from .structural import number_role, scope, table_binding
 
 Rule = Callable[[FactContext], CheckResult]
 
@@ -62,6 +63,7 @@ DEFAULT_RULES = RuleMatrix({
     "entity_binding": entity_binding,
     "plausibility": plausibility,
     "value_role": value_role,
+    "number_role": number_role,
     "table_binding": table_binding,
     "scope": scope,
     "consistency": consistency,
@@ -123,6 +125,12 @@ class Tier1CodeVerifier:
         if span is not None and q is not None:
             matches = [m for m in self.index.quantities_in(span.start, span.end)
                        if m.quantity == q or _base_money(m.quantity) == q]
+            # a bare table number takes its unit from its header (1800 under 省内（元/人） is 1800元 per person)
+            matches += [QuantityMatch(r.start, r.end, r.text, r.quantity) for r in values_in(self.document, span.start,
+                        span.end) if r.unit_from and r.quantity is not None
+                        and (r.quantity == q or _base_money(r.quantity) == q)
+                        and not any(m.start == r.start for m in matches)]
+            matches.sort(key=lambda m: m.start)
         return FactContext(i, fact, payload, self.document, self.index, span, q, numeric, matches, subjects,
                            keys or [])
 
