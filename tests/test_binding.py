@@ -1,5 +1,6 @@
 """entity_binding and the structure rules as tables over our own documents (tests/docs/q_*.md)."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,26 @@ GROUPS = [
 def test_parenthesised_lists_bind_each_value_to_its_item(name, fact, passes, comment):
     fv = _verify(_doc(name), fact)
     assert fv.passed is passes, (fv.failed_rules, [c.detail for c in fv.checks if not c.passed])
+
+
+def _tampered():
+    return [(name, case) for name in ("q_field_en", "q_welfare_zh")
+            for case in json.loads((DOCS / f"{name}.facts.json").read_text(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("name,case", _tampered(), ids=[c["comment"] for _, c in _tampered()])
+def test_own_tampered_set(name, case):
+    """Every true fact passes every rule; every tampered one fails, among others by the rule it targets."""
+    fv = _verify(_doc(f"{name}.md"), case["fact"])
+    assert fv.verdict == case["verdict"], (fv.failed_rules, [c.detail for c in fv.checks if not c.passed])
+    if case["verdict"] == "fail":
+        assert case["rule"] in fv.failed_rules, fv.failed_rules
+
+
+def test_own_tampered_set_covers_every_kind():
+    kinds = " ".join(c["comment"] for _, c in _tampered())
+    for kind in ("row swapped", "column swapped", "sibling table", "section number", "article number", "version",
+                 "date used as an amount", "wrong header", "scope", "true:"):
+        assert kind in kinds
+    assert {c["rule"] for _, c in _tampered() if c["verdict"] == "fail"} >= {
+        "table_binding", "number_role", "scope", "entity_binding"}

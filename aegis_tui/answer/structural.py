@@ -204,7 +204,7 @@ def number_role(ctx: FactContext) -> CheckResult:
     if not ctx.value_matches:
         # the value is not a quantity of the quote; it may still be the digits of a section number or a date
         for found in roles_in(ctx.document, ctx.span.start, ctx.span.end):
-            if found.role is not Role.VALUE and ctx.quantity.value in _numbers(found.text):
+            if found.role is not Role.VALUE and float(ctx.quantity.value) in _numbers(found.text):
                 return CheckResult("number_role", False, f"'{ctx.fact.object_value}' is "
                                    f"{_ROLE_NAMES.get(found.role, found.role.value)} ('{found.text}'), not a value",
                                    {"role": found.role.value, "offset": found.start, "length": found.end - found.start})
