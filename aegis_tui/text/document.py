@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import DocumentError
-from .formats import SourceMap
+from .formats import BINARY_FORMATS, SourceMap, read_binary
 from .lexicon import is_cjk
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .structure import Structure
 
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+MAX_BINARY_BYTES = 64 * 1024 * 1024  # .docx/.pdf carry images and fonts beside their text
 
 # Sentence ends: CJK terminators always; ASCII ones only when followed by space/end (not 0.67, not e.g.).
 _ZH_END = "。！？!?"
@@ -124,8 +125,15 @@ class Document:
         if p.is_dir():
             raise DocumentError(f"{name}: is a directory, not a document")
         size = p.stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            raise DocumentError(f"{name}: {size} bytes is larger than the {MAX_DOCUMENT_BYTES} byte limit")
+        binary = p.suffix.lower() in BINARY_FORMATS
+        limit = MAX_BINARY_BYTES if binary else MAX_DOCUMENT_BYTES
+        if size > limit:
+            raise DocumentError(f"{name}: {size} bytes is larger than the {limit} byte limit")
+        if binary:
+            if size == 0:
+                raise DocumentError(f"{name}: the document is empty")
+            text, source, fmt = read_binary(p, name)
+            return cls(_check_text(text, name), path=name, encoding="utf-8", format=fmt, source=source)
         try:
             data = p.read_bytes()
         except OSError as exc:

@@ -1,0 +1,172 @@
+"""PDF to canonical Markdown (pdfplumber): ruled tables as pipe rows, the other text line by line, page and line kept."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+from ...errors import DocumentError
+from ..lexicon import is_cjk
+from .source import SegmentMap, SourceLocation
+from .writer import MarkdownWriter
+
+# pdfplumber needs ~50 ms a page and more on dense ones: past this a PDF is refused instead of read for minutes
+MAX_PDF_PAGES = 500
+_BREAK_BEFORE = re.compile(r"^(?:第[零〇一二两三四五六七八九十百千\d]+[条章节编]|[（(][一二三四五六七八九十\d]+[)）]|"
+                           r"[一二三四五六七八九十]+、|\d+(?:\.\d+)*[.、)]?\s|[-•·▪*]\s|\|)")
+_BULLET = re.compile(r"^(?:[•·▪◦●]\s*|[-*]\s+)")
+
+
+def read_pdf(path: Path, name: str) -> tuple[str, SegmentMap]:
+    """Read a PDF with a text layer into canonical Markdown and a page/line (or page/table/row/column) map."""
+    try:
+        import pdfplumber
+
+        pdf = pdfplumber.open(str(path))
+    except Exception as exc:  # pdfminer wraps its errors in PdfminerException; a damaged file raises others
+        cause = exc.args[0] if exc.args and isinstance(exc.args[0], Exception) else exc
+        if type(cause).__name__ in ("PDFPasswordIncorrect", "PDFEncryptionError", "PDFEncryptionWarning"):
+            raise DocumentError(f"{name}: the PDF is encrypted; a password is needed to read it") from None
+        raise DocumentError(f"{name}: not a readable PDF ({type(cause).__name__})") from None
+    with pdf:
+        try:
+            count = _page_count(pdf)
+            if count > MAX_PDF_PAGES:
+                raise DocumentError(f"{name}: {count} pages is more than the {MAX_PDF_PAGES}-page limit for PDF "
+                                    "documents; split it first")
+            pages = [_read_page(page) for page in pdf.pages]
+        except DocumentError:
+            raise
+        except Exception as exc:
+            raise DocumentError(f"{name}: not a readable PDF ({type(exc).__name__})") from None
+    if not any(items for items in pages):
+        raise DocumentError(f"{name}: no text layer; run OCR first")
+    return _write(pages, name)
+
+
+def _page_count(pdf) -> int:
+    from pdfminer.pdftypes import resolve1
+
+    try:
+        return int(resolve1(resolve1(pdf.doc.catalog["Pages"])["Count"]))
+    except (KeyError, TypeError, ValueError):
+        return len(pdf.pages)
+
+
+def _read_page(page) -> list[tuple]:
+    """A page's items top to bottom: ("line", top, bottom, x0, x1, size, text) and ("table", top, rows)."""
+    tables = page.find_tables()
+    boxes = [t.bbox for t in tables]
+
+    def outside(obj) -> bool:
+        if obj.get("object_type") != "char":
+            return True
+        cx, cy = (obj["x0"] + obj["x1"]) / 2, (obj["top"] + obj["bottom"]) / 2
+        return not any(x0 <= cx <= x1 and top <= cy <= bottom for x0, top, x1, bottom in boxes)
+
+    text_page = page.filter(outside) if boxes else page
+    items: list[tuple] = []
+    for line in text_page.extract_text_lines(return_chars=True, strip=True):
+        if not line["text"].strip():
+            continue
+        sizes = sorted(c["size"] for c in line["chars"]) or [0]
+        items.append(("line", line["top"], line["bottom"], line["x0"], line["x1"], round(sizes[len(sizes) // 2], 1),
+                      line["text"]))
+    for table in tables:
+        rows = _table_rows(table)
+        if rows:
+            items.append(("table", table.bbox[1], rows))
+    items.sort(key=lambda i: i[1])
+    return items
+
+
+def _table_rows(table) -> list[list[str]]:
+    """Cell texts by grid position; a merged cell's text stands in every grid cell it covers."""
+    texts = table.extract()
+    grid = [row.cells for row in table.rows]
+    anchors = [(box, texts[r][c] or "") for r, row in enumerate(grid) for c, box in enumerate(row)
+               if box is not None and c < len(texts[r])]
+    col_x = {}
+    row_y = {}
+    for r, row in enumerate(grid):
+        for c, box in enumerate(row):
+            if box is not None:
+                col_x[c] = min(col_x.get(c, box[0]), box[0])
+                row_y[r] = min(row_y.get(r, box[1]), box[1])
+    out = []
+    for r, row in enumerate(texts):
+        cells = []
+        for c, text in enumerate(row):
+            if text is None and c in col_x and r in row_y:
+                x, y = col_x[c] + 0.5, row_y[r] + 0.5
+                text = next((t for (x0, top, x1, bottom), t in anchors if x0 <= x <= x1 and top <= y <= bottom), "")
+            cells.append(text or "")
+        out.append(cells)
+    return out
+
+
+def _write(pages: list[list[tuple]], name: str) -> tuple[str, SegmentMap]:
+    writer = MarkdownWriter("pdf")
+    sizes: Counter = Counter()
+    for items in pages:
+        for item in items:
+            if item[0] == "line":
+                sizes[item[5]] += len(item[6])
+    body = sizes.most_common(1)[0][0] if sizes else 0
+    larger = sorted({s for s in sizes if s >= body * 1.15}, reverse=True)
+    table_no = 0
+    for page_no, items in enumerate(pages, 1):
+        right = max((i[4] for i in items if i[0] == "line"), default=0)
+        left = min((i[3] for i in items if i[0] == "line"), default=0)
+        para: list[tuple[str, SourceLocation]] = []
+        joins: list[str] = []
+        prev = None
+        line_no = 0
+
+        def flush() -> None:
+            if para:
+                writer.paragraph(list(para), list(joins))
+                para.clear()
+                joins.clear()
+
+        for item in items:
+            if item[0] == "table":
+                flush()
+                prev = None
+                table_no += 1
+                number = table_no
+                writer.table(item[2], 1, lambda r, c, n=number, p=page_no: SourceLocation(
+                    "pdf", page=p, table=n, row=r + 1, col=None if c is None else c + 1))
+                continue
+            _, top, bottom, x0, x1, size, text = item
+            line_no += 1
+            loc = SourceLocation("pdf", line=line_no, page=page_no)
+            if size in larger and len(text) <= 120:
+                flush()
+                writer.heading(text, larger.index(size) + 1, loc)
+                prev = None
+                continue
+            bullet = _BULLET.match(text)
+            starts_block = bullet or _BREAK_BEFORE.match(text)
+            if prev is not None and not starts_block:
+                p_top, p_bottom, p_x1 = prev
+                gap = top - p_bottom
+                short = p_x1 < right - 0.15 * max(1.0, right - left)
+                if gap <= 0.6 * (bottom - top) and not short:
+                    joins.append("" if is_cjk(para[-1][0][-1]) and is_cjk(text[0]) else " ")
+                    para.append((text, loc))
+                    prev = (top, bottom, x1)
+                    continue
+            flush()
+            if bullet:
+                writer.list_item("- ", text[bullet.end():], loc)
+                prev = None
+                continue
+            para.append((text, loc))
+            prev = (top, bottom, x1)
+        flush()
+    text, source = writer.result()
+    if not text.strip():
+        raise DocumentError(f"{name}: no text layer; run OCR first")
+    return text, source
