@@ -70,3 +70,31 @@ def test_own_tampered_set_covers_every_kind():
         assert kind in kinds
     assert {c["rule"] for _, c in _tampered() if c["verdict"] == "fail"} >= {
         "table_binding", "number_role", "scope", "entity_binding"}
+
+
+@pytest.mark.parametrize("name,fact,where,path", [
+    ("q_field_en.md", _fact("Inland town", "suite cap", "$205", "| Inland town | $130 | $205 |"),
+     {"table": 1, "row": 3, "col": 3}, ["Field Operations Expense Standard", "1. Lodging"]),
+    ("q_welfare_zh.md", _fact("管理人员", "省外疗休养天数", "6天", "| 管理人员 | 4 | 6 |"),
+     {"table": 2, "row": 3, "col": 3}, ["某公司职工疗休养与体检管理办法", "第一章 疗休养补助", "第四条"]),
+    ("q_welfare_zh.md", _fact("退休人员", "体检费用限额", "800元", "第六条 体检费用每人每年限额800元"),
+     {"table": None, "line": 27}, ["某公司职工疗休养与体检管理办法", "第三章 退休人员体检", "第六条"]),
+])
+def test_report_json_locates_each_fact(name, fact, where, path):
+    doc = _doc(name)
+    body = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": [fact]})).to_json()
+    (item,) = body["facts"]
+    assert item["verdict"] == "pass"
+    assert {k: item["location"][k] for k in where} == where
+    assert item["heading_path"] == path
+    assert item["location"]["format"] == "markdown" and item["location"]["describe"]
+
+
+def test_audit_record_carries_the_location():
+    from aegis_tui.audit import build_record
+
+    fact = _fact("Coastal hub", "suite cap", "$340", "| Coastal hub | $210 | $340 |")
+    report = Tier1CodeVerifier(_doc("q_field_en.md")).verify(ExtractionPayload.model_validate({"atomic_facts": [fact]}))
+    (item,) = build_record(report, question="suite cap in a coastal hub?")["facts"]
+    assert "table 1, row 2, column 3" in item["location"]["describe"]
+    assert item["heading_path"][-1] == "1. Lodging"

@@ -290,7 +290,8 @@ def test_report_json_matches_the_design_contract():
     assert body["document"]["chars"] == len(DOCS["policy_zh"].text)
     assert body["summary"] == {"total": 7, "passed": 7, "failed": 0}
     fact = body["facts"][0]
-    assert set(fact) == {"index", "verdict", "fact", "checks"}
+    # the design's keys, plus (issue 12, additive) where the fact stands and the headings above it
+    assert set(fact) == {"index", "verdict", "fact", "checks", "location", "heading_path"}
     assert set(fact["fact"]) == {"subject", "predicate", "object_value", "fact_type", "source_text"}
     assert [c["rule"] for c in fact["checks"]] == DEFAULT_RULES.names
     assert all(set(c) == {"rule", "passed", "detail", "evidence"} for c in fact["checks"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 
 from ..schema import AtomicFact
 from ..text.document import Document
@@ -44,9 +44,34 @@ class FactVerdict:
     def check(self, rule: str) -> CheckResult | None:
         return next((c for c in self.checks if c.rule == rule), None)
 
-    def to_json(self) -> dict:
-        return {"index": self.index, "verdict": self.verdict, "fact": self.fact.model_dump(mode="json"),
+    @property
+    def anchor(self) -> int | None:
+        """The document offset the fact points at: its value in the quote, else the quote."""
+        for rule in ("value_in_source", "source_verbatim"):
+            check = self.check(rule)
+            if check and check.passed and check.evidence and "offset" in check.evidence:
+                return check.evidence["offset"]
+        return None
+
+    def to_json(self, document: Document | None = None) -> dict:
+        body = {"index": self.index, "verdict": self.verdict, "fact": self.fact.model_dump(mode="json"),
                 "checks": [c.to_json() for c in self.checks]}
+        if document is not None:
+            body.update(locate(document, self.anchor))
+        return body
+
+
+def locate(document: Document, offset: int | None) -> dict:
+    """Where an offset stands in the source (page, line, table/row/column) and the heading path above it."""
+    if offset is None:
+        return {"location": None, "heading_path": []}
+    loc = document.source.locate(offset)
+    found = document.structure.cell_at(offset)
+    if found is not None and loc.table is None:
+        table, cell = found
+        loc = replace(loc, table=table.index + 1, row=cell.row + 1, col=cell.col + 1)
+    return {"location": asdict(loc) | {"describe": loc.describe()},
+            "heading_path": list(document.structure.heading_path(offset))}
 
 
 @dataclass
@@ -76,6 +101,6 @@ class VerificationReport:
         passed = sum(1 for f in self.facts if f.passed)
         return {
             "document": {"path": self.document.path, "sha256": self.document.sha256, "chars": len(self.document.text)},
-            "facts": [f.to_json() for f in self.facts],
+            "facts": [f.to_json(self.document) for f in self.facts],
             "summary": {"total": len(self.facts), "passed": passed, "failed": len(self.facts) - passed},
         }
