@@ -47,6 +47,9 @@ def role_of(text: str, number: str, nth: int = 0):
     ("Policy FIN-07 governs travel.", "FIN-07", Role.VERSION),
     ("This is handbook v2.1 of the rules.", "v2.1", Role.VERSION),
     ("Revised in version 3.2 of the guide.", "version 3.2", Role.VERSION),
+    ("文件编号HR-2025-07，自2025年4月1日起施行。", "HR-2025-07", Role.VERSION),
+    ("版本V2.0发布。", "V2.0", Role.VERSION),
+    ("于2025-03-01起执行。", "2025-03-01", Role.DATE),
     # phone numbers and extensions
     ("Call 555-201-4477 for help.", "555-201-4477", Role.PHONE),
     ("Call (555) 201-4477 for help.", "(555) 201-4477", Role.PHONE),
@@ -54,6 +57,8 @@ def role_of(text: str, number: str, nth: int = 0):
     ("咨询电话：0571-86001234。", "0571-86001234", Role.PHONE),
     ("服务热线 96123456 全天开通。", "96123456", Role.PHONE),
     ("联系手机13812345678。", "13812345678", Role.PHONE),
+    ("Call the expense desk on 555-0142 between 9 and 5.", "555-0142", Role.PHONE),
+    ("总机0571-86001234转8001。", "转8001", Role.PHONE),
     # identifiers and codes
     ("Refer to claim No. 48213 for details.", "48213", Role.IDENTIFIER),
     ("依据滨医保发〔2025〕17号文件执行。", "〔2025〕17号", Role.IDENTIFIER),
@@ -125,6 +130,11 @@ def test_documents_values_only_where_amounts_stand():
     assert {r.text for r in number_roles(z) if r.role is Role.VALUE} == {
         "600元", "80%", "5000元", "7000元", "400元", "700元", "1100元", "94%", "800元", "72%", "1800", "2600", "1500",
         "2100"}
+
+
+def test_a_range_is_no_phone_number_without_a_phone_word():
+    assert role_of("Trips of 100-1000 miles are pooled.", "1000 miles").role is Role.VALUE
+    assert role_of("Trips of 100-1000 miles are pooled.", "100").role is not Role.PHONE
 
 
 def test_role_at_outside_numbers_is_none():

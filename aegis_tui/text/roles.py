@@ -79,17 +79,22 @@ class RoleList(list):
 _CN = "零〇一二两三四五六七八九十百千"
 _MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
            r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+# Digits border on ASCII letters and digits only: "编号HR-2025-07", "于2025-03-01起" (CJK is \w, so no \b)
+_L, _R = r"(?<![0-9A-Za-z])", r"(?![0-9A-Za-z])"
 _SPECIAL = re.compile("|".join([
     rf"(?P<section>第[{_CN}\d]+[条章节款项编](?:之[{_CN}]+)?|[（(][{_CN}]+[)）]|(?<![^\s>|])[{_CN}]+、|[①-⑳])",
     r"(?P<docno>[〔\[［(（]\d{4}[〕\]］)）]\s*\d+\s*号)",
-    r"(?P<phone>(?<![\w.])(?:\+\d{1,3}[\s-]?)?(?:\(\d{2,4}\)\s?\d{3,4}-\d{4}|\d{3,4}-\d{3,4}-\d{4}|0\d{2,3}-\d{7,8}"
-    r"|1[3-9]\d{9})(?![\w.])|(?:ext\.?|extension|分机|转)\s*\d{1,6}\b)",
-    rf"(?P<date>\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b|\b\d{{1,2}}\s+{_MONTHS}\s+\d{{4}}\b"
-    rf"|\b{_MONTHS}\s+(?:\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?)\b|\b\d{{4}}-\d{{1,2}}-\d{{1,2}}\b|\b\d{{1,2}}/\d{{1,2}}/\d{{2,4}}\b"
-    r"|\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?)",
-    r"(?P<version>(?-i:\b[A-Z][A-Z0-9]{1,9}-\d+(?:[-.]\d+)*\b)|\b[vV]\d+(?:\.\d+)*\b"
-    r"|\b(?:version|revision|rev\.)\s*\d+(?:\.\d+)*\b)",
+    rf"(?P<phone>(?<![0-9A-Za-z.])(?:\+\d{{1,3}}[\s-]?)?(?:\(\d{{2,4}}\)\s?\d{{3,4}}-\d{{4}}|\d{{3,4}}-\d{{3,4}}-\d{{4}}"
+    rf"|0\d{{2,3}}-\d{{7,8}}|1[3-9]\d{{9}})(?![0-9A-Za-z]|\.\d)|(?:\bext\.?|\bextension|分机|(?<=\d)转)\s*\d{{1,6}}{_R})",
+    rf"(?P<date>\b{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}{_R}|{_L}\d{{1,2}}\s+{_MONTHS}\s+\d{{4}}{_R}"
+    rf"|\b{_MONTHS}\s+(?:\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?){_R}|{_L}\d{{4}}-\d{{1,2}}-\d{{1,2}}{_R}"
+    rf"|{_L}\d{{1,2}}/\d{{1,2}}/\d{{2,4}}{_R}|{_L}\d{{1,2}}:\d{{2}}(?:\s?[ap]\.?m\.?)?{_R})",
+    rf"(?P<version>(?-i:{_L}[A-Z][A-Z0-9]{{1,9}}-\d+(?:[-.]\d+)*{_R})|{_L}[vV]\d+(?:\.\d+)*{_R}"
+    rf"|\b(?:version|revision|rev\.)\s*\d+(?:\.\d+)*{_R}|(?<=版本)\s*[vV]?\d+(?:\.\d+)*{_R})",
 ]), re.IGNORECASE)
+# A local number written after a phone word ("call the desk on 555-0142"): the shape alone could be a range.
+_PHONE_WORDS = re.compile(r"(?:\b(?:call|phone|telephone|tel|fax|hotline|dial|contact|text)\b|电话|热线|传真|手机|联系)"
+                          r"[^\n\d]{0,24}?(?P<number>\+?\(?\d[\d ()-]{5,}\d)", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.\d+)*)(?:[.、)）]|(?=[ \t\u3000]))")
 _BEFORE_WORD = re.compile(r"([A-Za-z.§#]+|编号|电话|热线|传真|手机)[\s:：]*$")
@@ -140,7 +145,12 @@ def build_roles(document: Document) -> RoleList:
         out.append(NumberRole(s, e, text[s:e], role, q, unit_from))
 
     folded = width_fold(text)
+    for m in _PHONE_WORDS.finditer(folded):
+        if sum(c.isdigit() for c in m.group("number")) >= 5:
+            add(m.start("number"), m.end("number"), Role.PHONE)
     for m in _SPECIAL.finditer(folded):
+        if not free(m.start(), m.end()):
+            continue
         kind = m.lastgroup
         role = {"section": Role.SECTION, "docno": Role.IDENTIFIER, "phone": Role.PHONE, "date": Role.DATE,
                 "version": Role.VERSION}[kind]
