@@ -140,6 +140,42 @@ def test_docx_automatic_numbering_becomes_list_items(tmp_path):
     assert item.kind == "list_item" and item.lead_in == "Covered costs are:"
 
 
+def test_pdf_drops_page_numbers_running_headers_and_boxes(tmp_path):
+    from reportlab.pdfgen import canvas
+
+    path = tmp_path / "running.pdf"
+    c = canvas.Canvas(str(path), pagesize=(595, 842))
+    for page in range(1, 4):
+        c.setFont("Helvetica", 10)
+        c.drawString(60, 815, "Harbor Line Logistics - internal")
+        c.drawString(60, 700, f"Section {page} text: taxis are capped at ${40 + page}.")
+        c.rect(55, 600, 400, 40)  # a framed note: one box, not a table
+        c.drawString(60, 615, "Note: keep every receipt.")
+        c.drawString(290, 20, f"{page}")
+        c.showPage()
+    c.save()
+    d = Document.load(path)
+    assert "Harbor Line" not in d.text and not d.structure.tables
+    assert d.text.count("Note: keep every receipt.") == 3
+    assert [r.text for r in number_roles(d) if r.role is Role.VALUE] == ["$41", "$42", "$43"]
+
+
+def test_docx_skips_the_table_of_contents_and_knows_derived_heading_styles(tmp_path):
+    import docx
+    from docx.enum.style import WD_STYLE_TYPE
+
+    document = docx.Document()
+    toc = document.styles.add_style("TOC 1", WD_STYLE_TYPE.PARAGRAPH)
+    custom = document.styles.add_style("Policy Section", WD_STYLE_TYPE.PARAGRAPH)
+    custom.base_style = document.styles["Heading 2"]
+    document.add_paragraph("4. Lodging\t12", style=toc)
+    document.add_paragraph("4. Lodging", style=custom)
+    document.add_paragraph("Rooms are capped at $210 per night.")
+    document.save(str(tmp_path / "toc.docx"))
+    d = Document.load(tmp_path / "toc.docx")
+    assert d.text == "## 4. Lodging\n\nRooms are capped at $210 per night."
+
+
 def _zip_without_document(path: Path) -> Path:
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("[Content_Types].xml", "<Types/>")

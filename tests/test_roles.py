@@ -34,6 +34,9 @@ def role_of(text: str, number: str, nth: int = 0):
     ("Claims follow Article 9 of the rules.", "9", Role.SECTION),
     ("(2) Taxis are capped at $45.", "2", Role.SECTION),
     ("按3级标准执行。", "3", Role.SECTION),
+    # a page reference in a table of contents
+    ("Contents\n4. Lodging ........ 12\n5. Meals …… 14", "12", Role.SECTION),
+    ("Contents\n4. Lodging ........ 12\n5. Meals …… 14", "14", Role.SECTION),
     # dates, years and times
     ("Effective January 1, 2024, the cap rises.", "January 1, 2024", Role.DATE),
     ("Effective 1 March 2025 for all staff.", "1 March 2025", Role.DATE),

@@ -103,6 +103,7 @@ _SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapte
                    "phase", "table", "figure", "fig.", "line"}
 _ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref", "ref."}
 _PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
+_LEADER = re.compile(r"(?:\.{3,}|…+|·{3,})\s*$")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
 _NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
 _HEADER_UNIT = re.compile(r"[（(]([^()（）]{1,16})[)）]|单位[:：]\s*([^\s，,。;；|]{1,8})|\bin\s+([A-Za-z$%€£¥]{1,8})\b")
@@ -170,8 +171,8 @@ def build_roles(document: Document) -> RoleList:
             q = qm.quantity
             if q.dimension == "date":
                 add(s, e, Role.DATE, q)
-            elif q.dimension == "number" and (
-                    line_number and line_number.start(1) == qm.start or qm.text in headings):
+            elif q.dimension == "number" and (line_number and line_number.start(1) == qm.start
+                                              or qm.text in headings or _LEADER.search(folded[max(0, s - 8):s])):
                 add(s, e, Role.SECTION)
             elif q.dimension == "number" and _phone_context(folded, s, qm.text):
                 add(s, e, Role.PHONE)
@@ -194,6 +195,8 @@ def _leftover_role(folded: str, m: re.Match) -> Role:
     s, e = m.span()
     word = _BEFORE_WORD.search(folded[max(0, s - 16):s])
     before = word.group(1).lower() if word else ""
+    if _LEADER.search(folded[max(0, s - 8):s]):
+        return Role.SECTION  # a page reference after dot leaders (a table of contents)
     if re.fullmatch(_MONTHS, before):
         return Role.DATE
     if before in ("version", "v.", "rev.", "revision"):

@@ -110,12 +110,14 @@ def _num_pr(paragraph) -> tuple[str, int] | None:
 
 
 def _heading_level(paragraph, has_title: bool) -> int | None:
-    name = paragraph.style.name if paragraph.style is not None else ""
-    if name == "Title":
-        return 1
-    m = _HEADING_STYLE.match(name)
-    if m:
-        return min(6, int(m.group(1)) + (1 if has_title else 0))
+    style = paragraph.style
+    while style is not None:  # a custom style based on "Heading 2" is a level-2 heading too
+        if style.name == "Title":
+            return 1
+        m = _HEADING_STYLE.match(style.name or "")
+        if m:
+            return min(6, int(m.group(1)) + (1 if has_title else 0))
+        style = style.base_style
     outline = _x(paragraph._p, "./w:pPr/w:outlineLvl/@w:val")
     if outline and outline[0].isdigit() and int(outline[0]) < 9:
         return min(6, int(outline[0]) + 1 + (1 if has_title else 0))
@@ -148,8 +150,9 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
             _table(writer, item, table_no)
             continue
         text = item.text
-        if not text.strip():
-            continue
+        style_name = item.style.name if item.style is not None else ""
+        if not text.strip() or style_name.lower().startswith("toc"):
+            continue  # a table of contents repeats the headings with page numbers
         paragraph_no += 1
         loc = SourceLocation("docx", paragraph=paragraph_no)
         level = _heading_level(item, has_title)
@@ -161,7 +164,7 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
             if marker != "- " and text.strip().startswith(marker.strip()):
                 marker = ""  # the numbering text is typed into the paragraph already
             writer.list_item(marker, text, loc, depth=num[1])
-        elif item.style is not None and item.style.name.startswith("List"):
+        elif style_name.startswith("List"):
             writer.list_item("- ", text, loc)
         else:
             writer.paragraph([(line, loc) for line in text.split("\n")])

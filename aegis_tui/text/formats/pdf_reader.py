@@ -15,6 +15,8 @@ from .writer import MarkdownWriter
 MAX_PDF_PAGES = 500
 _BREAK_BEFORE = re.compile(r"^(?:第[零〇一二两三四五六七八九十百千\d]+[条章节编]|[（(][一二三四五六七八九十\d]+[)）]|"
                            r"[一二三四五六七八九十]+、|\d+(?:\.\d+)*[.、)]?\s|[-•·▪*]\s|\|)")
+_PAGE_NUMBER = re.compile(r"^[\s\-–—]*(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?[\s\-–—]*$|^第\s*\d+\s*页(?:\s*[，,]?\s*共\s*\d+\s*页)?$",
+                          re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[•·▪◦●]\s*|[-*]\s+)")
 
 
@@ -42,7 +44,19 @@ def read_pdf(path: Path, name: str) -> tuple[str, SegmentMap]:
             raise DocumentError(f"{name}: not a readable PDF ({type(exc).__name__})") from None
     if not any(items for items in pages):
         raise DocumentError(f"{name}: no text layer; run OCR first")
-    return _write(pages, name)
+    return _write(_drop_running_lines(pages), name)
+
+
+def _drop_running_lines(pages: list[list[tuple]]) -> list[list[tuple]]:
+    """Drop page numbers and running headers/footers: margin lines that are a page number or repeat on many pages."""
+    def key(item: tuple) -> str:
+        return re.sub(r"\d+", "#", item[6].strip().lower())
+
+    seen = Counter(k for items in pages for k in {key(i) for i in items if i[0] == "line" and i[7]})
+    repeated = max(2, len(pages) // 2)
+    return [[i for i in items if not (i[0] == "line" and i[7] and (_PAGE_NUMBER.match(i[6]) or seen[key(i)] >= repeated
+                                                                        and len(pages) >= 3))]
+            for items in pages]
 
 
 def _page_count(pdf) -> int:
@@ -55,8 +69,9 @@ def _page_count(pdf) -> int:
 
 
 def _read_page(page) -> list[tuple]:
-    """A page's items top to bottom: ("line", top, bottom, x0, x1, size, text) and ("table", top, rows)."""
-    tables = page.find_tables()
+    """A page's items top to bottom: ("line", top, bottom, x0, x1, size, text, in_margin), ("table", top, rows)."""
+    # a framed note or a one-column box is text, not a table
+    tables = [t for t in page.find_tables() if len(t.rows) >= 2 and max(len(r.cells) for r in t.rows) >= 2]
     boxes = [t.bbox for t in tables]
 
     def outside(obj) -> bool:
@@ -71,8 +86,9 @@ def _read_page(page) -> list[tuple]:
         if not line["text"].strip():
             continue
         sizes = sorted(c["size"] for c in line["chars"]) or [0]
+        margin = line["top"] < 0.07 * page.height or line["bottom"] > 0.93 * page.height
         items.append(("line", line["top"], line["bottom"], line["x0"], line["x1"], round(sizes[len(sizes) // 2], 1),
-                      line["text"]))
+                      line["text"], margin))
     for table in tables:
         rows = _table_rows(table)
         if rows:
@@ -139,7 +155,7 @@ def _write(pages: list[list[tuple]], name: str) -> tuple[str, SegmentMap]:
                 writer.table(item[2], 1, lambda r, c, n=number, p=page_no: SourceLocation(
                     "pdf", page=p, table=n, row=r + 1, col=None if c is None else c + 1))
                 continue
-            _, top, bottom, x0, x1, size, text = item
+            _, top, bottom, x0, x1, size, text, _ = item
             line_no += 1
             loc = SourceLocation("pdf", line=line_no, page=page_no)
             if size in larger and len(text) <= 120:
