@@ -99,3 +99,31 @@ def test_fold():
 def test_language():
     assert Document.from_text(ZH).language == "zh"
     assert Document.from_text(EN).language == "en"
+
+
+@pytest.mark.parametrize("name, fmt", [("a.txt", "text"), ("a.md", "markdown"), ("a.MD", "markdown"), ("a.text", "text")])
+def test_text_files_are_kept_verbatim_with_their_format(tmp_path, name, fmt):
+    body = "# Rates\n\n| Meal | Cap |\n| --- | --- |\n| Lunch | $20 |\n"
+    d = Document.load(write(tmp_path, name, body.encode("utf-8")))
+    assert (d.text, d.format) == (body, fmt)
+    assert d.source.locate(body.index("$20")).describe() == "line 5, col 11"
+    assert d.structure.tables[0].rows[1][1].text == "$20"
+
+
+def test_docx_loads_through_the_same_entry_point(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Rates", 1)
+    document.add_paragraph("Lunch is capped at $20.")
+    document.save(str(tmp_path / "r.DOCX"))
+    d = Document.load(tmp_path / "r.DOCX")
+    assert (d.format, d.text) == ("docx", "# Rates\n\nLunch is capped at $20.")
+    assert d.position(d.text.index("$20")).line == 3 and d.find("capped at $20").text == "capped at $20"
+    assert d.source.locate(d.text.index("$20")).describe() == "paragraph 2"
+
+
+@pytest.mark.parametrize("name", ["gone.docx", "gone.pdf"])
+def test_missing_converted_files_say_so(tmp_path, name):
+    with pytest.raises(DocumentError, match="no such file"):
+        Document.load(tmp_path / name)

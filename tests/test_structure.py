@@ -104,6 +104,11 @@ def test_chinese_document_scopes_and_header_units():
     ("Covered items:\n1. Airfare\n2. Lodging\n3. Meals", "Lodging", ()),
     # a numbered line that is a sentence is no title
     ("1. Employees must file claims within 30 days.\n2. Late claims are refused.", "Late claims", ()),
+    # a 第X条 article scopes its own 款 paragraphs until the next article or heading
+    ("第一章　待遇\n\n第五条　职工住院起付标准为700元。\n\n退休人员减半执行，即350元。\n\n第六条　居民为800元。",
+     "退休人员减半", ("第一章　待遇", "第五条")),
+    ("第一章　待遇\n\n第五条　职工住院起付标准为700元。\n\n第二章　居民\n\n居民起付标准为800元。",
+     "居民起付标准", ("第二章　居民",)),
     # Markdown headings pop numbered titles beneath them
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。\n\n## Annex\n\nText here.", "Text here", ("Policy", "Annex")),
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。", "本办法适用", ("Policy", "第一章　总则", "第一条")),
