@@ -160,6 +160,31 @@ def test_pdf_drops_page_numbers_running_headers_and_boxes(tmp_path):
     assert [r.text for r in number_roles(d) if r.role is Role.VALUE] == ["$41", "$42", "$43"]
 
 
+def test_pdf_joins_hyphenated_words_and_wrapped_cjk_cells(tmp_path):
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    if "STSong-Light" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    path = tmp_path / "wrap.pdf"
+    c = canvas.Canvas(str(path), pagesize=(595, 842))
+    c.setFont("STSong-Light", 10)
+    c.drawString(60, 760, "Approved expenses of every employee and contractor are reim-")
+    c.drawString(60, 747, "bursed within 10 business days.")
+    c.grid([60, 200, 340], [700, 670, 650])
+    c.drawString(64, 688, "职工")
+    c.drawString(64, 675, "类别")
+    c.drawString(204, 680, "省内（元/人）")
+    c.drawString(64, 656, "一线职工")
+    c.drawString(204, 656, "1800")
+    c.save()
+    d = Document.load(path)
+    assert "are reimbursed within 10 business days." in d.text
+    table = d.structure.tables[0]
+    assert table.column_header(0) == "职工类别" and table.rows[1][1].text == "1800"
+
+
 def test_docx_skips_the_table_of_contents_and_knows_derived_heading_styles(tmp_path):
     import docx
     from docx.enum.style import WD_STYLE_TYPE

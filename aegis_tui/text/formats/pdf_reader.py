@@ -170,7 +170,12 @@ def _write(pages: list[list[tuple]], name: str) -> tuple[str, SegmentMap]:
                 gap = top - p_bottom
                 short = p_x1 < right - 0.15 * max(1.0, right - left)
                 if gap <= 0.6 * (bottom - top) and not short:
-                    joins.append("" if is_cjk(para[-1][0][-1]) and is_cjk(text[0]) else " ")
+                    last = para[-1][0]
+                    if re.search(r"[a-z]-$", last) and text[0].islower():  # a word hyphenated at the line end
+                        para[-1] = (last[:-1], para[-1][1])
+                        joins.append("")
+                    else:
+                        joins.append("" if is_cjk(last[-1]) and is_cjk(text[0]) else " ")
                     para.append((text, loc))
                     prev = (top, bottom, x1)
                     continue

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from ..lexicon import is_cjk
 from .source import SegmentMap, SourceLocation
+
+
+def join_lines(lines: list[str]) -> str:
+    """Wrapped lines as one: no space where both sides are CJK ("职工\\n类别" -> "职工类别"), else one space."""
+    out = ""
+    for line in (part.strip() for part in lines):
+        if not line:
+            continue
+        out += ("" if not out or is_cjk(out[-1]) and is_cjk(line[0]) else " ") + line
+    return out
 
 
 def cell_text(text: str) -> str:
     """A cell's text on one line with its pipes escaped, as it stands in a pipe row."""
-    return " ".join(text.split()).replace("|", "\\|")
+    return " ".join(join_lines(text.splitlines()).split()).replace("|", "\\|")
 
 
 class MarkdownWriter:
