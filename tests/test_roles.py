@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aegis_tui.text.document import Document
 from aegis_tui.text.roles import Role, header_unit, number_roles, role_at, values_in
@@ -143,3 +145,24 @@ def test_a_range_is_no_phone_number_without_a_phone_word():
 def test_role_at_outside_numbers_is_none():
     d = Document.from_text("No numbers here, only words.")
     assert role_at(d, 0, 5) is None and values_in(d, 0, len(d.text)) == []
+
+
+_PIECES = st.sampled_from([
+    "$250", "300元", "85%", "第十二条", "（一）", "6.2 Meals", "4.", "v2.1", "FIN-07", "555-201-4477", "ext. 12",
+    "January 1, 2024", "2024年1月1日", "| a | 1800 |", "| --- | --- |", "| 类别 | 省内（元/人） |", "单位：元", "电话",
+    "........ 12", "9:30", "〔2025〕17号", "1,000", "二十万元", "百分之八十", " ", "\n", "\n\n", "|", "Call ",
+])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.text(max_size=8)), min_size=1, max_size=20))
+def test_roles_never_crash_and_never_overlap(pieces):
+    text = "".join(pieces)
+    if not text.strip():
+        return
+    d = Document(text)  # the raw text, control characters and all (from_text would refuse some)
+    roles = number_roles(d)
+    for a, b in zip(roles, roles[1:]):
+        assert a.end <= b.start
+    for r in roles:
+        assert d.text[r.start:r.end] == r.text and (r.quantity is not None or r.role is not Role.VALUE)
