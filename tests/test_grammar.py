@@ -257,3 +257,16 @@ def test_grounded_labels_are_spans_of_the_quote(data, doc, grounded_labels):
         assert doc.find(fact.source_text) is not None
         assert fact.subject in fact.source_text and fact.predicate in fact.source_text
         assert fact.object_value in fact.source_text
+
+
+@pytest.mark.parametrize("name,offered,never", [
+    ("q_field_en.md", {"$210", "$0.31 per mile", "70%"}, {"2.1", "3.2", "2025", "555", "0142"}),
+    ("q_welfare_zh.md", {"1800", "800元", "120万元"}, {"3", "2025", "2.0", "0571", "07"}),
+])
+def test_grounded_grammar_offers_only_values(name, offered, never):
+    from pathlib import Path
+
+    doc = Document.load(Path(__file__).parent / "docs" / name)
+    values = {v for vs in grounded_grammar(doc).values for v in vs}
+    assert offered <= values
+    assert not never & values

@@ -56,3 +56,36 @@ def test_predicate_asked(predicate, question, expected):
 ])
 def test_focus(subjects, question, expected):
     assert focus(subjects, question) == expected
+
+
+def _own(name):
+    from pathlib import Path
+
+    return Document.load(Path(__file__).parent / "docs" / name)
+
+
+@pytest.mark.parametrize("name,question,value,frame", [
+    # a table cell arrives with its row label and column header, and the row as its verbatim quote
+    ("q_field_en.md", "What is the suite cap in an inland town?", "$205", ("Inland town", "Suite")),
+    # a header unit comes with the bare cell (1800 under 省内（元/人）)
+    ("q_welfare_zh.md", "一线职工省内疗休养补助是多少？", "1800元/人", ("一线职工", "省内")),
+    # a list item arrives with its lead-in
+    ("q_field_en.md", "What is the mileage rate for motorcycles?", "$0.31 per mile", ("Mileage is repaid",)),
+    # a clause arrives with its section, which names whom it applies to
+    ("q_welfare_zh.md", "退休人员体检费用限额是多少？", "800元", ("退休人员体检",)),
+])
+def test_candidates_come_with_their_structure(name, question, value, frame):
+    doc = _own(name)
+    cand = next(c for c in enumerate_candidates(doc, question) if c.value == value)
+    assert all(f in cand.framed for f in frame), cand.framed
+    assert doc.find(cand.quote) is not None
+
+
+@pytest.mark.parametrize("name,question,never", [
+    ("q_field_en.md", "What does section 2.1 say about the field allowance, and which version is this?",
+     {"2.1", "v3.2", "2025-03-01", "555"}),
+    ("q_welfare_zh.md", "本办法第3条的补助总额和版本是什么？", {"3", "2025年", "2.0", "0571"}),
+])
+def test_only_values_become_candidates(name, question, never):
+    values = {c.value for c in enumerate_candidates(_own(name), question, top_k=100, min_ratio=0)}
+    assert values and not never & values

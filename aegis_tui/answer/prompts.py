@@ -12,6 +12,7 @@ from ..grammar.grounded import containing_rule, substring_rule
 from ..text.lexicon import CJK, FUNCTION_WORDS_EN
 from .relevance import Candidate
 from .repair import RepairNote
+from .structural import title_of
 
 TEXT = {
     "zh": {
@@ -105,7 +106,7 @@ def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str,
                      f"{t['answer']}{_compact(e['answer'])}\n")
     lines.append(f"{t['q']}{question.strip()}\n")
     prefix = "".join(lines)
-    suffix = f"{t['clause']}{cand.context}\n{t['value']}{cand.value}\n"
+    suffix = f"{t['clause']}{cand.framed}\n{t['value']}{cand.value}\n"
     if repair:
         suffix += t["repair"].format(prev=repair.prev, rule=repair.rule, detail=repair.detail)
     suffix += t["answer"]
@@ -179,6 +180,8 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
         pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
     elif not _content(near_after):
         pieces = pieces[:1]
+    if cand.scope and _content(title_of(cand.scope)):
+        pieces.append(("subj-s", title_of(cand.scope)))  # the section may name who the clause applies to
     avoid = repair.avoid_subject if repair else None
     for name, text in pieces:
         # a repair of "the subject repeats the predicate" takes the predicate's words out of the subject's span

@@ -12,7 +12,9 @@ from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
 from ..text.entities import units
 from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
-from ..text.quantity import find_quantities
+from ..text.quantity import find_quantities, parse_quantity
+from ..text.roles import Role, role_at, values_in
+from .structural import header_name, header_units, title_of
 
 _CJK_RUN = re.compile(f"[{CJK_RANGE}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
@@ -77,11 +79,17 @@ class Candidate:
     value_start: int  # offset of the value inside fragment
     offset: int       # document offset of the fragment (for ordering and highlighting)
     score: float = 0.0
+    scope: str = ""   # the section the value stands under (its nearest heading), e.g. "第三章 退休人员体检"
 
     @property
     def context(self) -> str:
         """What the model is shown: the head followed by the item."""
         return self.fragment if not self.head or self.head in self.fragment else self.head + self.fragment
+
+    @property
+    def framed(self) -> str:
+        """The context with the section it stands under, which scopes it ("[第三章 退休人员体检] …")."""
+        return f"[{self.scope}] {self.context}" if self.scope else self.context
 
     @property
     def before(self) -> str:
@@ -133,8 +141,60 @@ def _units(clause: Span, fragments: list[Span]):
     return out
 
 
+def _is_value(doc: Document, start: int, end: int) -> bool:
+    """Whether the number at [start, end) is a value, not a section number, date, version, phone or code."""
+    found = role_at(doc, start, end)
+    return found is None or found.role is Role.VALUE
+
+
+def _scope(doc: Document, offset: int) -> str:
+    """The nearest heading over an offset (a bare article label like 第六条 gives way to its chapter)."""
+    path = doc.structure.heading_path(offset)
+    titles = [h for h in path if title_of(h)]
+    return titles[-1] if len(titles) > 1 or (titles and len(path) == 1) else ""
+
+
+def _cell_candidates(doc: Document) -> list[Candidate]:
+    """One candidate per value cell: the row is the quote; the model sees the row label and column header."""
+    sep = "：" if doc.language == "zh" else ": "
+    out = []
+    for table in doc.structure.tables:
+        caption = title_of(table.caption)
+        scope = _scope(doc, table.start)
+        for r, row in enumerate(table.rows[table.header_rows:], start=table.header_rows):
+            line = doc.text[row[0].start:row[-1].end] if row else ""
+            quote = " ".join(f"| {line} |".split()) if line else ""
+            label = table.row_header(r)
+            for cell in row:
+                if cell.col == table.row_header_col or not cell.text:
+                    continue
+                column = header_name(table.column_header(cell.col))
+                head = (f"{caption} " if caption and caption != column else "") + (column + sep if column else "")
+                for v in values_in(doc, cell.start, cell.end):
+                    text = v.text + _header_unit(table.column_header(cell.col), v)
+                    q = quote if quote and doc.find(quote) is not None and len(quote) <= MAX_SOURCE else cell.text
+                    frag = f"{label}{sep}{text}" if label else text
+                    out.append(Candidate(q, head, frag, text, len(frag) - len(text), v.start, scope=scope))
+    return out
+
+
+def _header_unit(header: str, v) -> str:
+    """The unit a bare cell takes from its header ('元/人' of 省内（元/人）), when it makes the same quantity."""
+    if not v.unit_from:
+        return ""
+    for unit in header_units(header):
+        if parse_quantity(v.text + unit) == v.quantity:
+            return unit
+    return ""
+
+
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
-    """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order."""
+    """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
+
+    Candidates follow the structure: a table cell comes with its row label and column header, a list item
+    with its lead-in, every value with its section; only values (no section numbers, dates or codes) count.
+    """
+    structure = doc.structure
     carried = _carried_heads(doc)
     clauses_of: dict[int, list[Span]] = {}
     frags_of: dict[int, list[Span]] = {}
@@ -142,9 +202,14 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
         clauses_of.setdefault(c.sentence, []).append(c)
     for f in doc.fragments:
         frags_of.setdefault(f.sentence, []).append(f)
-    cands: list[Candidate] = []
+    cands: list[Candidate] = _cell_candidates(doc)
     for si, sentence in enumerate(doc.sentences):
+        if structure.table_at(sentence.start) is not None:
+            continue  # table rows became cell candidates
         own = _head(sentence)
+        block = structure.block_at(sentence.start)
+        lead = block.lead_in if block is not None and block.kind == "list_item" else ""
+        scope = _scope(doc, sentence.start)
         for clause in clauses_of.get(si, []):
             has_head = bool(own) and clause.start == sentence.start
             quote = clause.text if (not own or has_head) else sentence.text
@@ -155,12 +220,14 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                 continue
             for unit, qs in _units(clause, frags_of.get(si, [])):
                 text = unit.text
-                head = carried.get(si, "") if not own else ("" if (own in text) else own)
+                head = lead or carried.get(si, "") if not own or own in text else own
                 for m in qs:
-                    cands.append(Candidate(quote, head, text, m.text, m.start, unit.start + m.start))
+                    if _is_value(doc, unit.start + m.start, unit.start + m.end):
+                        cands.append(Candidate(quote, head, text, m.text, m.start, unit.start + m.start,
+                                               scope=scope))
     if not cands:
         return []
-    scores = _score([c.context for c in cands], question)
+    scores = _score([c.framed for c in cands], question)
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
     chosen = [Candidate(**{**c.__dict__, "score": s}) for c, s in ranked[:top_k] if s >= floor]

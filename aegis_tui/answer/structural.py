@@ -30,6 +30,11 @@ def title_of(text: str) -> str:
     return _NUMBERING.sub("", text, count=1).strip(_EDGE)
 
 
+def header_units(text: str) -> list[str]:
+    """The parenthesised parts of a header, which may name its unit: '省内（元/人）' -> ['元/人']."""
+    return [m.group()[1:-1].strip() for m in _PAREN.finditer(text)]
+
+
 def header_name(text: str) -> str:
     """A header without its unit in parentheses: '省内（元/人）' -> '省内'."""
     return _PAREN.sub(" ", text).strip(_EDGE) or text.strip()

@@ -61,6 +61,21 @@ def span_values(text: str) -> list[str]:
     return vals
 
 
+def value_texts(doc: Document, span: Span, quote: str) -> list[str]:
+    """The quote's quantity strings that are values: no section number, date, version, phone or code."""
+    from ..text.quantity import parse_quantity
+    from ..text.roles import values_in
+
+    vals = span_values(quote)
+    real = span if doc.text[span.start:span.end] == span.text else doc.find(quote)
+    if real is None:
+        return vals
+    allowed = set()
+    for r in values_in(doc, real.start, real.end):
+        allowed.update(q for q in (r.quantity, parse_quantity(r.text)) if q is not None)
+    return [v for v in vals if parse_quantity(v) in allowed]
+
+
 def grounded_grammar(
     doc: Document,
     spans: Iterable[Span] | None = None,
@@ -85,7 +100,7 @@ def grounded_grammar(
         q = quote_text(span.text)
         if q in seen or not q or len(q) > MAX_SOURCE:
             continue
-        vals = span_values(q)
+        vals = value_texts(doc, span, q)
         if not vals:
             continue
         seen.add(q)
