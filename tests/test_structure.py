@@ -109,6 +109,10 @@ def test_chinese_document_scopes_and_header_units():
      "退休人员减半", ("第一章　待遇", "第五条")),
     ("第一章　待遇\n\n第五条　职工住院起付标准为700元。\n\n第二章　居民\n\n居民起付标准为800元。",
      "居民起付标准", ("第二章　居民",)),
+    # bold lines of converted documents, and a separator after the number
+    ("**Section 4: Lodging**\n\nRooms are capped at $200.", "Rooms are", ("Section 4: Lodging",)),
+    ("**Meals**\n\nLunch is capped at $20.\n\n**Lodging**\n\nRooms cost $150.", "Rooms cost", ("Lodging",)),
+    ("**Note:** keep receipts.\n\nLunch is capped at $20.", "Lunch is", ()),
     # Markdown headings pop numbered titles beneath them
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。\n\n## Annex\n\nText here.", "Text here", ("Policy", "Annex")),
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。", "本办法适用", ("Policy", "第一章　总则", "第一条")),

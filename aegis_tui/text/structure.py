@@ -169,11 +169,20 @@ def _is_title(rest: str) -> bool:
     return not _NOT_TITLE_QUANTITY.search(rest)
 
 
+_BOLD = re.compile(r"^(\*\*|__)(?=\S)(.+?)(?<=\S)\1$")
+
+
 def _title_kind(line: str) -> str | None:
+    bold = _BOLD.match(line)
+    if bold and bold.group(1) in bold.group(2):
+        bold = None  # "**a** and **b**": bold words, not a bold line
+    inner = bold.group(2) if bold else line
     for kind, pattern in _TITLES:
-        m = pattern.match(line)
-        if m and _is_title(line[m.end():]):
+        m = pattern.match(inner)
+        if m and _is_title(inner[m.end():].lstrip(" \t\u3000:：.-–—")):
             return kind
+    if bold and _is_title(inner):
+        return "bold"  # a line that is all bold, short and alone: a heading in converted documents
     return None
 
 
@@ -368,8 +377,10 @@ class _Builder:
         self.seen_content = True
         kind = _title_kind(stripped)
         if kind and not (self.lead and _LIST_MARKER.match(stripped)) and (
-                kind in ("编", "章", "节", "条", "word") or next_kind != kind):
-            self.heading(kind, 0, s, e, s, e)
+                kind in ("编", "章", "节", "条", "word", "bold") or next_kind != kind):
+            bold = _BOLD.match(stripped)
+            inner = (s + bold.start(2), s + bold.end(2)) if bold and bold.group(1) not in bold.group(2) else (s, e)
+            self.heading(kind, 0, s, e, *inner)
             return
         article = _ARTICLE.match(stripped)
         if article:
