@@ -115,3 +115,41 @@ def test_partial_verification_only_speaks_of_verified_facts():
     report, text = _answer("policy_zh", [gold[0], bad])
     assert "300元" in text and "650元" not in text and "600元" not in text
     assert {m.quantity for m in find_quantities(text)} == {parse_quantity("300元")}
+
+
+def _own(name, facts):
+    from pathlib import Path
+
+    doc = Document.load(Path(__file__).parent / "docs" / name)
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    return report, REALIZER.realize(report, doc)
+
+
+def _cellfact(subject, predicate, value, quote):
+    return {"subject": subject, "predicate": predicate, "object_value": value, "source_text": quote}
+
+
+@pytest.mark.parametrize("name,fact,sentence", [
+    ("q_field_en.md", _cellfact("Coastal hub", "standard room nightly cap", "$210", "| Coastal hub | $210 | $340 |"),
+     "Coastal hub — standard room: $210 a night."),
+    ("q_field_en.md", _cellfact("Inland town", "suite", "$205", "| Inland town | $130 | $205 |"),
+     "Inland town — suite: $205."),  # no period named anywhere: none invented
+    ("q_field_en.md", _cellfact("Dinner", "limit per guest", "$95", "| Dinner | $95 |"), "Dinner — limit per guest: $95."),
+    ("q_welfare_zh.md", _cellfact("一线职工", "省外疗休养补助", "2600元", "| 一线职工 | 1800 | 2600 |"),
+     "一线职工省外疗休养补助为2600元。"),
+    ("q_welfare_zh.md", _cellfact("管理人员", "省内疗休养补助", "1500元/人", "| 管理人员 | 1500 | 2200 |"),
+     "管理人员省内疗休养补助为1500元/人。"),  # the header's unit, as the fact states it
+])
+def test_table_facts_read_like_the_table(name, fact, sentence):
+    report, text = _own(name, [fact])
+    assert report.all_passed, report.facts[0].failed_rules
+    assert sentence in text
+
+
+def test_table_fact_sentences_keep_the_guard():
+    # a tampered cell fact never reaches the answer; the true one does, in the order of the facts
+    report, text = _own("q_welfare_zh.md", [
+        _cellfact("管理人员", "省内疗休养补助", "1800元", "| 一线职工 | 1800 | 2600 |"),
+        _cellfact("一线职工", "省外疗休养补助", "2600元", "| 一线职工 | 1800 | 2600 |")])
+    assert [fv.verdict for fv in report.facts] == ["fail", "pass"]
+    assert "1800" not in text and "2600元" in text

@@ -20,6 +20,7 @@ from ..text.lexicon import (
 from ..text.quantity import Quantity, find_quantities, parse_quantity
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
+from .structural import header_name
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -64,6 +65,37 @@ def _allowed(facts: list[FactVerdict]) -> set[Quantity]:
     return allowed
 
 
+def _cell(fv: FactVerdict) -> dict | None:
+    """The table cell a verified fact was read from (table_binding's evidence), if any."""
+    check = fv.check("table_binding")
+    ev = check.evidence if check and check.passed else None
+    return ev if ev and "table" in ev and ev.get("row_header") else None
+
+
+# a period a header or predicate names, said after an amount: "$210 a night", "$68 a day"
+_PERIODS = [(re.compile(r"\bnight(?:ly|s)?\b", re.I), "a night"), (re.compile(r"\b(?:daily|day)\b", re.I), "a day"),
+            (re.compile(r"\b(?:weekly|week)\b", re.I), "a week"), (re.compile(r"\b(?:monthly|month)\b", re.I), "a month"),
+            (re.compile(r"\b(?:annual|yearly|year)\b", re.I), "a year"), (re.compile(r"\b(?:hourly|hour)\b", re.I), "an hour")]
+
+
+def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
+    """A table fact as a person reads the table: 'Coastal hub — standard room: $210 a night.', '一线职工省外…为2600元。'."""
+    row = cell["row_header"].strip()
+    column = header_name(cell.get("column_header", "")) if cell.get("column_header") else ""
+    predicate, value = fv.fact.predicate.strip(), fv.fact.object_value.strip()
+    if lang == "zh":
+        what = predicate if (not column or column in predicate) else column + predicate
+        return f"{'' if row in what else row}{what}为{value}。"
+    label = column or predicate
+    label = label[:1].lower() + label[1:] if label[1:2].islower() or len(label) == 1 else label
+    q = parse_quantity(value)
+    period = ""
+    if q is not None and q.dimension == "money":
+        said = " ".join((cell.get("column_header", ""), cell.get("caption", ""), predicate))
+        period = next((" " + word for rx, word in _PERIODS if rx.search(said)), "")
+    return f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
+
+
 def _sentence_start(document: Document, offset: int) -> int:
     start, _ = document_index(document).sentence_bounds(offset)
     while start < offset and document.text[start].isspace():
@@ -80,16 +112,17 @@ class EntityAwareRealizer:
         verified = report.verified
         allowed = _allowed(verified)
         groups: dict[str, list[FactVerdict]] = {}
+        cells: list[tuple[FactVerdict, dict]] = []
         for fv in verified:
-            subject = self.subject_of(fv, document)
-            if subject:
+            if (cell := _cell(fv)) is not None:
+                cells.append((fv, cell))
+            elif subject := self.subject_of(fv, document):
                 groups.setdefault(subject, []).append(fv)
-        sentences = []
-        for subject, facts in groups.items():
-            sentence = self._sentence(subject, facts, lang)
-            # the guard: a sentence carrying any number that no verified fact states is dropped whole
-            if all(m.quantity in allowed for m in find_quantities(sentence)):
-                sentences.append(sentence)
+        written = [(facts[0].index, self._sentence(subject, facts, lang)) for subject, facts in groups.items()]
+        written += [(fv.index, table_sentence(fv, cell, lang)) for fv, cell in cells]
+        written = [sentence for _, sentence in sorted(written, key=lambda p: p[0])]
+        # the guard: a sentence carrying any number that no verified fact states is dropped whole
+        sentences = [s for s in written if s and all(m.quantity in allowed for m in find_quantities(s))]
         if not sentences:
             return FALLBACK_TEXT[lang]
         return LEAD[lang] + ("" if lang == "zh" else " ").join(sentences)
