@@ -146,6 +146,12 @@ def test_table_facts_read_like_the_table(name, fact, sentence):
     assert sentence in text
 
 
+def test_a_list_item_subject_is_lowercased_like_a_sentence_start():
+    _, text = _own("q_field_en.md", [_cellfact("Motorcycles", "mileage rate", "$0.31 per mile",
+                                               "Motorcycles: $0.31 per mile")])
+    assert "For motorcycles, the mileage rate is $0.31 per mile." in text
+
+
 def test_table_fact_sentences_keep_the_guard():
     # a tampered cell fact never reaches the answer; the true one does, in the order of the facts
     report, text = _own("q_welfare_zh.md", [

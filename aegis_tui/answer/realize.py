@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..schema import FactType
-from ..text.docindex import document_index
+from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
 from ..text.entities import mentions
 from ..text.lexicon import (
@@ -98,6 +98,8 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
 
 def _sentence_start(document: Document, offset: int) -> int:
     start, _ = document_index(document).sentence_bounds(offset)
+    if (marker := LIST_ITEM.match(document.text[start:offset])) is not None:
+        start += marker.end()  # "- Motorcycles: …" starts its sentence after the list marker
     while start < offset and document.text[start].isspace():
         start += 1
     return start
