@@ -8,7 +8,7 @@ from pathlib import Path
 
 def blocks(markdown: str) -> list[tuple[str, object]]:
     """The blocks of a simple Markdown document: ("heading", (level, text)), ("paragraph", text),
-    ("item", text) for "- " bullets, ("table", rows)."""
+    ("item", text) for "- " bullets, ("numbered", text) for lines with typed numbers, ("table", rows)."""
     out: list[tuple[str, object]] = []
     for chunk in re.split(r"\n\s*\n", markdown.strip()):
         lines = chunk.splitlines()
@@ -21,6 +21,8 @@ def blocks(markdown: str) -> list[tuple[str, object]]:
             out.append(("table", rows))
         elif lines[0].startswith("- "):
             out.extend(("item", line[2:].strip()) for line in lines)
+        elif all(re.match(r"\d+[.、)]", line) for line in lines):
+            out.extend(("numbered", line.strip()) for line in lines)  # typed numbers, one paragraph each
         else:
             out.append(("paragraph", " ".join(line.strip() for line in lines)))
     return out
@@ -34,7 +36,7 @@ def write_docx(markdown: str, path: Path) -> Path:
         if kind == "heading":
             level, text = value
             document.add_heading(text, level - 1)  # "#" is the Title, "##" Heading 1, ...
-        elif kind == "paragraph":
+        elif kind in ("paragraph", "numbered"):
             document.add_paragraph(value)
         elif kind == "item":
             document.add_paragraph(value, style="List Bullet")
@@ -94,7 +96,7 @@ def write_pdf(markdown: str, path: Path, page_height: float = 842) -> Path:
         if kind == "heading":
             level, text = value
             text_lines([text], _SIZES[level])
-        elif kind in ("paragraph", "item"):
+        elif kind in ("paragraph", "item", "numbered"):
             text_lines(wrap(("- " if kind == "item" else "") + value, _BODY), _BODY)
         else:
             width = max(len(r) for r in value)

@@ -13,7 +13,7 @@ from aegis_tui.text.formats.pdf_reader import MAX_PDF_PAGES
 from aegis_tui.text.roles import Role, number_roles
 
 DOCS = Path(__file__).with_name("docs")
-NAMES = ["expense_en.md", "medical_zh.md"]
+NAMES = ["expense_en.md", "medical_zh.md", "notice_zh.md"]
 
 
 @pytest.fixture(scope="module", params=NAMES)

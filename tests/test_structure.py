@@ -91,6 +91,19 @@ def test_chinese_document_scopes_and_header_units():
     assert (table.row_header(cell.row), table.column_header(cell.col)) == ("一线职工", "省外（元/人）")
 
 
+def test_chinese_notice_numbered_titles_lists_and_a_numbered_closing_paragraph():
+    d = doc("notice_zh.md")
+    title = "关于调整城乡居民基本医疗保险待遇的通知"
+    assert path_at(d, "参保居民在基层") == (title, "一、门诊待遇", "（一）普通门诊")
+    item = d.structure.block_at(d.text.index("2. 报销比例为65%"))
+    assert item.kind == "list_item" and item.heading_path == (title, "一、门诊待遇", "（二）门诊慢特病")
+    table = d.structure.tables[0]
+    assert table.heading_path == (title, "二、住院待遇") and table.row_header_col == 1
+    assert table.row_header(2) == "二级" and table.column_header(3) == "报销比例（%）"
+    # "三、…" with its text on the line is section three: section two's scope ends there
+    assert path_at(d, "本通知自2025年") == (title,)
+
+
 @pytest.mark.parametrize("text, needle, expected", [
     # 一、 and （一） titles nest by first appearance; a sibling replaces its predecessor
     ("一、总体要求\n\n（一）基本原则\n\n坚持保基本。\n\n二、待遇标准\n\n门诊起付线为300元。", "门诊起付线", ("二、待遇标准",)),

@@ -186,6 +186,14 @@ def _title_kind(line: str) -> str | None:
     return None
 
 
+def _number_kind(line: str) -> str | None:
+    """The kind of numbering a line starts with ("d.", "cn、", "(cn)", ...), title or not."""
+    for kind, pattern in _TITLES:
+        if kind not in ("编", "章", "节", "条", "word") and pattern.match(line):
+            return kind
+    return None
+
+
 def _last_sentence(text: str) -> str:
     cut = 0
     for m in _SENTENCE_END.finditer(text[:-1]):
@@ -272,7 +280,7 @@ class _Builder:
         self.headings: list[Heading] = []
         self.stack: list[tuple[str, int, str]] = []  # (kind, level, text); kind "md" for Markdown headings
         self.article = ""
-        self.open: list | None = None  # [kind, start, end, path, lead_in, indent, unit]
+        self.open: list | None = None  # [kind, start, end, path, lead_in, indent, unit, numbering kind]
         self.lead = ""
         self.items: list[tuple[int, str]] = []  # (indent, text) of the enclosing list items
         self.seen_content = False
@@ -363,7 +371,8 @@ class _Builder:
         path = self.path()
         return path[-1] if path else ""
 
-    def text_line(self, n: int, depth: int, unit: int, next_kind: str | None) -> None:
+    def text_line(self, n: int, depth: int, unit: int, following: tuple[str, str | None] | None) -> None:
+        """Classify one line; following = (title kind or "", numbering kind) of the next text line, if any."""
         start, end, raw = self.line(n)
         quote = _BLOCKQUOTE.match(raw)
         body = raw[quote.end():] if quote else raw
@@ -376,7 +385,14 @@ class _Builder:
         first = not self.seen_content
         self.seen_content = True
         kind = _title_kind(stripped)
-        if kind and not (self.lead and _LIST_MARKER.match(stripped)) and (
+        numbering = _number_kind(stripped)
+        # the next item of a list under way ("3. Meals" after "1. Airfare", "2. Lodging") is no title
+        in_list = numbering is not None and self.open is not None and self.open[0] == "list_item" \
+            and self.open[7] == numbering
+        next_kind, next_numbering = following or (None, None)
+        # after a lead-in ("…as follows:"), a numbered line followed by its sibling starts a list
+        starts_list = bool(self.lead) and numbering is not None and next_numbering == numbering
+        if kind and not in_list and not starts_list and (
                 kind in ("编", "章", "节", "条", "word", "bold") or next_kind != kind):
             bold = _BOLD.match(stripped)
             inner = (s + bold.start(2), s + bold.end(2)) if bold and bold.group(1) not in bold.group(2) else (s, e)
@@ -388,16 +404,24 @@ class _Builder:
             self.article = article.group(0)
             self.headings.append(Heading(self.article, len(self.path()), s, s + article.end()))
             self.items = []
-            self.open = ["paragraph", s, e, self.path(), "", indent, unit]
+            self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
+        elif (numbering and not in_list and not self.lead and not self.items
+              and numbering in [k for k, _, _ in self.stack]):
+            # a numbered section with its text on the same line ("三、本通知自…起执行") ends its sibling's scope
+            kinds = [k for k, _, _ in self.stack]
+            del self.stack[kinds.index(numbering):]
+            self.close()
+            self.article = ""
+            self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
         elif _LIST_MARKER.match(stripped):
             self.close()
             while self.items and self.items[-1][0] >= indent:
                 self.items.pop()
             lead = self.items[-1][1] if self.items else self.lead
             self.items.append((indent, _LIST_MARKER.sub("", stripped, count=1).strip()))
-            self.open = ["list_item", s, e, self.path(), lead, indent, unit]
+            self.open = ["list_item", s, e, self.path(), lead, indent, unit, numbering]
             return
-        elif first and next_kind is not None and _is_title(stripped) and not stripped[0].isdigit():
+        elif first and following is not None and _is_title(stripped) and not stripped[0].isdigit():
             self.heading("title", 1, s, e, s, e)  # a document's first short line is its title
             return
         elif self.open and self.open[6] == unit and (self.open[0] == "paragraph" or depth > 0):
@@ -405,7 +429,7 @@ class _Builder:
         else:
             self.close()
             self.items = []
-            self.open = ["paragraph", s, e, self.path(), "", indent, unit]
+            self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
         self.lead = _last_sentence(stripped) if stripped.endswith(("：", ":")) else ""
 
 
@@ -456,15 +480,15 @@ def build_structure(text: str) -> Structure:
         merged.append(entry)
         k += 1
     # the title kind of the next non-blank text line after each entry (one backward pass)
-    next_kinds: list[str | None] = [None] * len(merged)
-    following: str | None = None
+    next_kinds: list[tuple[str, str | None] | None] = [None] * len(merged)
+    following: tuple[str, str | None] | None = None
     for idx in range(len(merged) - 1, -1, -1):
         next_kinds[idx] = following
         entry = merged[idx]
         if entry[0] == "line":
             line = b.line(entry[1])[2].strip()
             if line:
-                following = _title_kind(line) or ""
+                following = (_title_kind(line) or "", _number_kind(line))
     pending: list[int] = []
     for idx, entry in enumerate(merged):
         if entry[0] == "pretable":
