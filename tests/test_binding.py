@@ -49,6 +49,25 @@ def test_parenthesised_lists_bind_each_value_to_its_item(name, fact, passes, com
     assert fv.passed is passes, (fv.failed_rules, [c.detail for c in fv.checks if not c.passed])
 
 
+LONG_N = "| North | $180 | $1,050 |"
+LOOSE = [
+    # (fact, passes, comment): a label picks a row or column by the words that set it apart
+    (_fact("North", "nightly rate", "$180", LONG_N), True, "'nightly' sets the column apart"),
+    (_fact("north region", "maximum nightly rate", "$180", LONG_N), True, "the full header"),
+    (_fact("North", "weekly rate", "$180", LONG_N), False, "the other column's word"),
+    (_fact("North", "maximum rate", "$180", LONG_N), False, "words every column shares pick none"),
+    (_fact("South", "nightly rate", "$180", LONG_N), False, "another row"),
+    (_fact("North", "weekly rate", "$1,050", LONG_N), True, "the weekly column"),
+    (_fact("Coastal", "standard rate", "$210", "| Coastal hub | $210 | $340 |"), True, "part of a row label"),
+]
+
+
+@pytest.mark.parametrize("fact,passes,comment", LOOSE, ids=[r[2] for r in LOOSE])
+def test_table_binding_reads_what_sets_headers_apart(fact, passes, comment):
+    fv = _verify(_doc("q_field_en.md"), fact, DEFAULT_RULES.only("table_binding"))
+    assert fv.passed is passes, fv.checks[0].detail
+
+
 def _tampered():
     return [(name, case) for name in ("q_field_en", "q_welfare_zh")
             for case in json.loads((DOCS / f"{name}.facts.json").read_text(encoding="utf-8"))]

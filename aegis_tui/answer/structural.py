@@ -137,29 +137,45 @@ def _sibling_tables(document: Document, table: Table) -> list[Table]:
             and (t.heading_path[:-1] if t.heading_path else ()) == parent]
 
 
+def identifies(label: str, own: str, others: list[str]) -> bool:
+    """Whether a label names a header, or shares words with what sets it apart from each other header (and none
+    of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'."""
+    if names(label, own):
+        return True
+    others = [o for o in others if o and o != own]
+    if not others:
+        return False
+    mine = set(units(label))
+    for other in others:
+        d_own, d_other = distinct(own, other)
+        if not mine & set(units(d_own)) or mine & set(units(d_other)):
+            return False
+    return True
+
+
 def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
     label = f"{ctx.fact.subject} {ctx.fact.predicate}"
     ev = table_evidence(ctx.document, table, cell)
     row = header_name(table.row_header(cell.row))
-    if cell.col != table.row_header_col and row and not names(label, row):
-        rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
-        other = next((r for r in rows if r != row and names(label, r)), "")
+    rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
+    if cell.col != table.row_header_col and row and not identifies(label, row, rows):
+        other = next((r for r in rows if r != row and identifies(label, r, rows)), "")
         why = f"it names row '{other}'" if other else "neither subject nor predicate names it"
         return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in row '{row}' of table "
                            f"{table.index + 1}; {why}", ev)
     column = header_name(table.column_header(cell.col))
     cols = value_columns(table)
-    others = [header_name(table.column_header(c)) for c in cols if c != cell.col]
-    if column and names(label, column):
+    headers = [header_name(table.column_header(c)) for c in cols]
+    if column and identifies(label, column, headers):
         how = f"column '{column}'"
-    elif other := next((c for c in others if c and names(label, c)), ""):
+    elif other := next((c for c in headers if c and c != column and identifies(label, c, headers)), ""):
         return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in column '{column}', "
                            f"but the fact names column '{other}'", ev)
     elif len(cols) > 1 and column:
         return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in column '{column}' of "
                            f"table {table.index + 1}; the fact does not name that column", ev)
     else:
-        frame = [title_of(table.caption)] + [title_of(h) for h in reversed(table.heading_path)]
+        frame = [column, title_of(table.caption)] + [title_of(h) for h in reversed(table.heading_path)]
         how = next((f"'{f}'" for f in frame if f and (names(label, f) or _shares_words(label, f))), "")
         if not how and column:
             return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands under '{column}' in "
@@ -249,6 +265,8 @@ def scope(ctx: FactContext) -> CheckResult:
     ev = {"heading_path": list(path)}
     known = scopes(ctx.document)
     subject = ctx.fact.subject
+    if mentions(subject, ctx.span.text):
+        return CheckResult("scope", True, f"the quote itself names '{subject}'", ev)
     for _, own, other in known.beside(path):
         mine, theirs = distinct(own, other)
         if theirs and names(subject, theirs) and not (mine and names(subject, mine)):
