@@ -91,6 +91,39 @@ def test_chinese_document_scopes_and_header_units():
     assert (table.row_header(cell.row), table.column_header(cell.col)) == ("一线职工", "省外（元/人）")
 
 
+_TRAVEL = """# Corporate Travel Policy
+
+Section 2 Lodging
+
+2.2 High-cost cities
+
+The following limits apply:
+(a) New York: $320 per night;
+(iii) other cities on the list: $260 per night.
+
+Section 3 Meals
+
+- Breakfast
+  - Domestic: $15
+- Dinner
+  - Domestic: $45
+"""
+
+
+@pytest.mark.parametrize("needle, kind, lead_in, path", [
+    # lettered and roman items hang from the lead-in sentence
+    ("(a) New York", "list_item", "The following limits apply:", ("Section 2 Lodging", "2.2 High-cost cities")),
+    ("(iii) other cities", "list_item", "The following limits apply:", ("Section 2 Lodging", "2.2 High-cost cities")),
+    # a nested item hangs from its parent item
+    ("- Domestic: $15", "list_item", "Breakfast", ("Section 3 Meals",)),
+    ("- Domestic: $45", "list_item", "Dinner", ("Section 3 Meals",)),
+])
+def test_list_items_lead_ins(needle, kind, lead_in, path):
+    d = Document.from_text(_TRAVEL)
+    block = d.structure.block_at(d.text.index(needle))
+    assert (block.kind, block.lead_in, block.heading_path) == (kind, lead_in, ("Corporate Travel Policy",) + path)
+
+
 def test_chinese_notice_numbered_titles_lists_and_a_numbered_closing_paragraph():
     d = doc("notice_zh.md")
     title = "关于调整城乡居民基本医疗保险待遇的通知"

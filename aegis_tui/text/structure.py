@@ -149,7 +149,8 @@ _TITLES = [
     ("word", re.compile(r"^(?:chapter|part|section|article)\s+(?:\d+|[ivxlc]+)\b", re.IGNORECASE)),
 ]
 _LIST_MARKER = re.compile(
-    rf"^(?:[-*+•·▪◦●○]\s+|\d+[.)]\s+|\d+、|[（(](?:\d+|[{_CN_NUM}]+)[)）]|[{_CN_NUM}]+、|[①-⑳]|[a-zA-Z][.)]\s+)")
+    rf"^(?:[-*+•·▪◦●○]\s+|\d+[.)]\s+|\d+、|[（(](?:\d+|[{_CN_NUM}]+|[a-zA-Z]|[ivxIVX]+)[)）]|[{_CN_NUM}]+、|[①-⑳]"
+    r"|[a-zA-Z][.)]\s+)")
 _SENTENCE_PUNCT = set("。；;！？!?，,：:")
 _NOT_TITLE_QUANTITY = re.compile(r"[$¥€£%]|\d\s*(?:元|万元|美元|个百分点)")
 _BLOCKQUOTE = re.compile(r"^\s*(?:>\s?)+")
