@@ -1,1 +1,1 @@
-"""Text: document loading and segmentation, the per-document index, quantities and their grammar, entity mentions, the lexicon."""
+"""Text: documents (.txt/.md/.docx/.pdf) as canonical Markdown with a source map, their structure and number roles, the per-document index, quantities and their grammar, entity mentions, the lexicon."""
