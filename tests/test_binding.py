@@ -117,3 +117,34 @@ def test_audit_record_carries_the_location():
     (item,) = build_record(report, question="suite cap in a coastal hub?")["facts"]
     assert "table 1, row 2, column 3" in item["location"]["describe"]
     assert item["heading_path"][-1] == "1. Lodging"
+
+
+@pytest.fixture(scope="module")
+def forms(tmp_path_factory) -> dict[tuple[str, str], Document]:
+    """Each of our documents as Markdown and as the DOCX and PDF built from it (tests/docbuilder.py)."""
+    from docbuilder import write_docx, write_pdf
+
+    out = tmp_path_factory.mktemp("q_forms")
+    loaded = {}
+    for name in ("q_field_en", "q_welfare_zh"):
+        source = (DOCS / f"{name}.md").read_text(encoding="utf-8")
+        loaded[name, "markdown"] = _doc(f"{name}.md")
+        loaded[name, "docx"] = Document.load(write_docx(source, out / f"{name}.docx"))
+        loaded[name, "pdf"] = Document.load(write_pdf(source, out / f"{name}.pdf"))
+    return loaded
+
+
+@pytest.mark.parametrize("fmt", ["docx", "pdf"])
+def test_docx_and_pdf_verdicts_equal_markdown(forms, fmt):
+    """The same facts over the DOCX and PDF form give the Markdown form's verdicts; PDF evidence names the page."""
+    for name, case in _tampered():
+        md = _verify(forms[name, "markdown"], case["fact"])
+        other = _verify(forms[name, fmt], case["fact"])
+        assert (other.verdict, other.failed_rules) == (md.verdict, md.failed_rules), case["comment"]
+        assert other.verdict == case["verdict"], case["comment"]
+        report = Tier1CodeVerifier(forms[name, fmt]).verify(ExtractionPayload.model_validate(
+            {"atomic_facts": [case["fact"]]}))
+        where = report.to_json()["facts"][0]["location"]
+        assert where["format"] == fmt
+        if fmt == "pdf":
+            assert where["page"] == 1 and where["describe"].startswith("page 1")
