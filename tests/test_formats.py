@@ -185,6 +185,29 @@ def test_pdf_joins_hyphenated_words_and_wrapped_cjk_cells(tmp_path):
     assert table.column_header(0) == "职工类别" and table.rows[1][1].text == "1800"
 
 
+def test_bold_title_lines_become_headings_in_docx_and_pdf(tmp_path):
+    import docx
+    from reportlab.pdfgen import canvas
+
+    document = docx.Document()
+    document.add_paragraph().add_run("Ground transport").bold = True
+    document.add_paragraph("Taxis are capped at $45 per ride.")
+    run = document.add_paragraph().add_run("Note: receipts are required.")
+    run.bold = True  # bold, but a sentence: no title
+    document.save(str(tmp_path / "b.docx"))
+    c = canvas.Canvas(str(tmp_path / "b.pdf"), pagesize=(595, 842))
+    c.setFont("Helvetica-Bold", 10)
+    c.drawString(60, 760, "Ground transport")
+    c.setFont("Helvetica", 10)
+    c.drawString(60, 747, "Taxis are capped at $45 per ride.")
+    c.save()
+    for name in ("b.docx", "b.pdf"):
+        d = Document.load(tmp_path / name)
+        assert d.text.startswith("**Ground transport**\n\nTaxis are capped at $45 per ride.")
+        assert d.structure.heading_path(d.text.index("Taxis")) == ("Ground transport",)
+    assert Document.load(tmp_path / "b.docx").text.endswith("\n\nNote: receipts are required.")
+
+
 def test_docx_skips_the_table_of_contents_and_knows_derived_heading_styles(tmp_path):
     import docx
     from docx.enum.style import WD_STYLE_TYPE

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...errors import DocumentError
 from .source import SegmentMap, SourceLocation
-from .writer import MarkdownWriter
+from .writer import MarkdownWriter, short_title
 
 _NS = {"w": "http://schemas.openxmlformats.org/wordprocessingml/2006/main"}
 _HEADING_STYLE = re.compile(r"^(?:heading|标题)\s*(\d)$", re.IGNORECASE)
@@ -124,6 +124,12 @@ def _heading_level(paragraph, has_title: bool) -> int | None:
     return None
 
 
+def _all_bold(paragraph) -> bool:
+    runs = [r for r in paragraph.runs if r.text.strip()]
+    style_bold = paragraph.style is not None and paragraph.style.font.bold
+    return bool(runs) and all(r.bold or r.bold is None and style_bold for r in runs)
+
+
 def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
     """Read a .docx into canonical Markdown and its source map (paragraph n, or table/row/column)."""
     with open(path, "rb") as f:
@@ -166,6 +172,8 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
             writer.list_item(marker, text, loc, depth=num[1])
         elif style_name.startswith("List"):
             writer.list_item("- ", text, loc)
+        elif _all_bold(item) and short_title(text):
+            writer.paragraph([(f"**{text.strip()}**", loc)])  # a bold line standing alone: a heading in Markdown
         else:
             writer.paragraph([(line, loc) for line in text.split("\n")])
     text, source = writer.result()

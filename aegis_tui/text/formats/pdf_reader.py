@@ -9,14 +9,15 @@ from pathlib import Path
 from ...errors import DocumentError
 from ..lexicon import is_cjk
 from .source import SegmentMap, SourceLocation
-from .writer import MarkdownWriter
+from .writer import MarkdownWriter, short_title
 
 # pdfplumber needs ~50 ms a page and more on dense ones: past this a PDF is refused instead of read for minutes
 MAX_PDF_PAGES = 500
-_BREAK_BEFORE = re.compile(r"^(?:第[零〇一二两三四五六七八九十百千\d]+[条章节编]|[（(][一二三四五六七八九十\d]+[)）]|"
+_BREAK_BEFORE = re.compile(r"^(?:\*\*|第[零〇一二两三四五六七八九十百千\d]+[条章节编]|[（(][一二三四五六七八九十\d]+[)）]|"
                            r"[一二三四五六七八九十]+、|\d+(?:\.\d+)*[.、)]?\s|[-•·▪*]\s|\|)")
 _PAGE_NUMBER = re.compile(r"^[\s\-–—]*(?:page\s*)?\d+(?:\s*(?:/|of)\s*\d+)?[\s\-–—]*$|^第\s*\d+\s*页(?:\s*[，,]?\s*共\s*\d+\s*页)?$",
                           re.IGNORECASE)
+_BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
 _BULLET = re.compile(r"^(?:[•·▪◦●]\s*|[-*]\s+)")
 
 
@@ -87,8 +88,10 @@ def _read_page(page) -> list[tuple]:
             continue
         sizes = sorted(c["size"] for c in line["chars"]) or [0]
         margin = line["top"] < 0.07 * page.height or line["bottom"] > 0.93 * page.height
+        bold = all(_BOLD_FONT.search(c.get("fontname", "")) for c in line["chars"] if not c["text"].isspace())
+        text = f"**{line['text'].strip()}**" if bold and short_title(line["text"]) else line["text"]
         items.append(("line", line["top"], line["bottom"], line["x0"], line["x1"], round(sizes[len(sizes) // 2], 1),
-                      line["text"], margin))
+                      text, margin))
     for table in tables:
         rows = _table_rows(table)
         if rows:
@@ -186,6 +189,9 @@ def _write(pages: list[list[tuple]], name: str) -> tuple[str, SegmentMap]:
                 continue
             para.append((text, loc))
             prev = (top, bottom, x1)
+            if text.startswith("**"):  # a bold title line stands alone
+                flush()
+                prev = None
         flush()
     text, source = writer.result()
     if not text.strip():

@@ -16,6 +16,15 @@ def join_lines(lines: list[str]) -> str:
     return out
 
 
+_SENTENCE_PUNCT = set("。；;！？!?，,：:.")
+
+
+def short_title(text: str) -> bool:
+    """Whether emphasised text reads as a title: one short line without sentence punctuation."""
+    text = text.strip()
+    return 0 < len(text) <= 60 and "\n" not in text and "*" not in text and not any(c in _SENTENCE_PUNCT for c in text)
+
+
 def cell_text(text: str) -> str:
     """A cell's text on one line with its pipes escaped, as it stands in a pipe row."""
     return " ".join(join_lines(text.splitlines()).split()).replace("|", "\\|")
