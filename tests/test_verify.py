@@ -6,7 +6,13 @@ import pytest
 
 from aegis_tui.answer.report import CheckResult
 from aegis_tui.answer.rules import expected_dimensions
-from aegis_tui.answer.verify import DEFAULT_RULES, RuleMatrix, Tier1CodeVerifier, unsupported_numbers
+from aegis_tui.answer.verify import (
+    DEFAULT_RULES,
+    RuleMatrix,
+    Tier1CodeVerifier,
+    non_value_numbers,
+    unsupported_numbers,
+)
 from aegis_tui.samples import load_gold, load_tampered, sample_path
 from aegis_tui.schema import ExtractionPayload
 from aegis_tui.text.docindex import document_index
@@ -344,6 +350,17 @@ def test_unsupported_numbers_scores_prose():
     assert unsupported_numbers(answer, doc) == ["650元"]  # 60% stands in the document (大病保险)
     assert unsupported_numbers("相关规定标准为95%", doc) == ["95%"]
     assert unsupported_numbers("The cap is $250 per night, or $999.", DOCS["policy_en"]) == ["$999"]
+
+
+@pytest.mark.parametrize("name,answer,flagged", [
+    ("q_field_en", "For Field allowance, the section is 2.1.", ["2.1"]),  # a section number as an amount
+    ("q_field_en", "The standard is number 3.2; call 555 for help.", ["3.2", "555"]),  # a version, a phone
+    ("q_field_en", "Coastal hub — standard room: $210. Advances cover 70%.", []),  # values
+    ("q_welfare_zh", "补助总额为2025元，条款为第3条。", ["2025元"]),  # a year as an amount
+    ("q_welfare_zh", "本办法自2025年4月1日起施行，补助总额不超过120万元。", []),  # a date said as a date
+])
+def test_non_value_numbers_in_an_answer(name, answer, flagged):
+    assert non_value_numbers(answer, DOCS[name]) == flagged
 
 
 def test_document_index_is_cached_by_sha():

@@ -10,7 +10,7 @@ from ..text.document import Document
 from ..text.entities import same_entity
 from ..text.quantity import find_quantities, parse_quantity
 from .states import Outcome
-from .verify import unsupported_numbers
+from .verify import non_value_numbers, unsupported_numbers
 
 
 @dataclass
@@ -30,6 +30,7 @@ class QuestionResult:
     e2e_s: float
     answer: str
     missing: list[str] = field(default_factory=list)
+    non_values: list[str] = field(default_factory=list)  # section numbers, dates, versions stated as amounts
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -66,6 +67,7 @@ def score(sample: str, doc: Document, question: str, gold: list[AtomicFact], ans
         verified=verified, unsupported=unsupported_numbers(ans.answer, doc), rejected_rules=dict(rules),
         ttft_s=ans.timings.get("ttft_s"), e2e_s=ans.timings.get("e2e_s", 0.0), answer=ans.answer,
         missing=[f"{g.subject} {g.predicate} {g.object_value}" for g in gold if g not in hits],
+        non_values=non_value_numbers(ans.answer, doc),
     )
 
 
@@ -84,6 +86,7 @@ def summarize(results: list[QuestionResult]) -> dict[str, dict]:
             "recall": round(sum(r.recovered for r in rs) / gold, 3) if gold else None,
             "verified_facts": sum(r.verified for r in rs),
             "unsupported_numbers": sum(len(r.unsupported) for r in rs),
+            "non_value_numbers": sum(len(r.non_values) for r in rs),
             "rejected_by_rule": dict(rules), "fallbacks": sum(r.state == Outcome.FALLBACK for r in rs),
             "avg_ttft_s": round(sum(ttfts) / len(ttfts), 3) if ttfts else None,
             "avg_e2e_s": round(sum(r.e2e_s for r in rs) / len(rs), 3),

@@ -214,7 +214,8 @@ def roles_in(document: Document, start: int, end: int) -> list:
     return out
 
 
-def _numbers(text: str) -> set[float]:
+def numbers_of(text: str) -> set[float]:
+    """The plain numbers written in a text ('v3.2' -> {3.2}, '2025-03-01' -> {2025, 3, 1})."""
     return {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)}
 
 
@@ -225,7 +226,7 @@ def number_role(ctx: FactContext) -> CheckResult:
     if not ctx.value_matches:
         # the value is not a quantity of the quote; it may still be the digits of a section number or a date
         for found in roles_in(ctx.document, ctx.span.start, ctx.span.end):
-            if found.role is not Role.VALUE and float(ctx.quantity.value) in _numbers(found.text):
+            if found.role is not Role.VALUE and float(ctx.quantity.value) in numbers_of(found.text):
                 return CheckResult("number_role", False, f"'{ctx.fact.object_value}' is "
                                    f"{_ROLE_NAMES.get(found.role, found.role.value)} ('{found.text}'), not a value",
                                    {"role": found.role.value, "offset": found.start, "length": found.end - found.start})

@@ -8,7 +8,7 @@ from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import document_index
 from ..text.document import Document, Span
 from ..text.quantity import Quantity, QuantityMatch, find_quantities, parse_quantity
-from ..text.roles import values_in
+from ..text.roles import Role, number_roles, values_in
 from .binding import entity_binding
 from .report import CheckResult, FactVerdict, VerificationReport
 from .rules import (
@@ -142,3 +142,15 @@ def unsupported_numbers(text: str, document: Document) -> list[str]:
     known = known | {b for q in known if (b := _base_money(q))}
     return [m.text for m in find_quantities(text)
             if m.quantity not in known and not (m.quantity.dimension == "number" and m.quantity.value in values)]
+
+
+def non_value_numbers(text: str, document: Document) -> list[str]:
+    """The numbers of an answer that the document states only as section numbers, dates, versions or codes."""
+    from .structural import numbers_of
+
+    roles = number_roles(document)
+    values = {q for r in roles if r.role is Role.VALUE for q in (r.quantity, parse_quantity(r.text)) if q}
+    values |= {b for q in values if (b := _base_money(q))}
+    others = set().union(*(numbers_of(r.text) for r in roles if r.role is not Role.VALUE))
+    return [m.text for m in find_quantities(text)
+            if m.quantity.dimension != "date" and m.quantity not in values and float(m.quantity.value) in others]
