@@ -266,8 +266,9 @@ def scope(ctx: FactContext) -> CheckResult:
     ev = {"heading_path": list(path)}
     known = scopes(ctx.document)
     subject = ctx.fact.subject
-    if mentions(subject, ctx.span.text):
-        return CheckResult("scope", True, f"the quote itself names '{subject}'", ev)
+    ss, se = ctx.doc_index.sentence_bounds(at)
+    if mentions(subject, ctx.span.text) or mentions(subject, ctx.document.text[ss:se]):
+        return CheckResult("scope", True, f"the quoted sentence itself names '{subject}'", ev)
     for _, own, other in known.beside(path):
         mine, theirs = distinct(own, other)
         if theirs and names(subject, theirs) and not (mine and names(subject, mine)):
