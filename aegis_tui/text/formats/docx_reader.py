@@ -95,10 +95,9 @@ def _w(name: str) -> str:
     return "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}" + name
 
 
-def _num_pr(paragraph) -> tuple[str, int] | None:
+def _num_pr(paragraph, style) -> tuple[str, int] | None:
     """The paragraph's numbering (numId, ilvl), from its own properties or its style's."""
     found = _x(paragraph._p, "./w:pPr/w:numPr")
-    style = paragraph.style
     while not found and style is not None:
         found = _x(style.element, "./w:pPr/w:numPr")
         style = style.base_style
@@ -109,8 +108,7 @@ def _num_pr(paragraph) -> tuple[str, int] | None:
     return (num_id, ilvl) if num_id != "0" else None
 
 
-def _heading_level(paragraph, has_title: bool) -> int | None:
-    style = paragraph.style
+def _heading_level(paragraph, style, has_title: bool) -> int | None:
     while style is not None:  # a custom style based on "Heading 2" is a level-2 heading too
         if style.name == "Title":
             return 1
@@ -124,10 +122,24 @@ def _heading_level(paragraph, has_title: bool) -> int | None:
     return None
 
 
-def _all_bold(paragraph) -> bool:
+def _all_bold(paragraph, style) -> bool:
     runs = [r for r in paragraph.runs if r.text.strip()]
-    style_bold = paragraph.style is not None and paragraph.style.font.bold
+    style_bold = style is not None and style.font.bold
     return bool(runs) and all(r.bold or r.bold is None and style_bold for r in runs)
+
+
+def _style_lookup(document):
+    """paragraph -> its style, from one table of the document's styles (python-docx's own lookup rescans them)."""
+    from docx.enum.style import WD_STYLE_TYPE
+
+    by_id = {s.style_id: s for s in document.styles if s.type == WD_STYLE_TYPE.PARAGRAPH}
+    default = document.styles.default(WD_STYLE_TYPE.PARAGRAPH)
+
+    def style_of(paragraph):
+        ids = _x(paragraph._p, "./w:pPr/w:pStyle/@w:val")
+        return by_id.get(ids[0], default) if ids else default
+
+    return style_of
 
 
 def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
@@ -147,8 +159,9 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
         raise DocumentError(f"{name}: not a readable .docx file ({type(exc).__name__})") from None
     writer = MarkdownWriter("docx")
     numbering = _Numbering(document)
-    has_title = any(getattr(i, "style", None) is not None and i.style.name == "Title" for i in items
-                    if i.__class__.__name__ == "Paragraph")
+    style_of = _style_lookup(document)
+    styles = {id(i): style_of(i) for i in items if i.__class__.__name__ == "Paragraph"}
+    has_title = any(style is not None and style.name == "Title" for style in styles.values())
     paragraph_no = table_no = 0
     for item in items:
         if item.__class__.__name__ == "Table":
@@ -156,13 +169,14 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
             _table(writer, item, table_no)
             continue
         text = item.text
-        style_name = item.style.name if item.style is not None else ""
+        style = styles[id(item)]
+        style_name = style.name or "" if style is not None else ""
         if not text.strip() or style_name.lower().startswith("toc"):
             continue  # a table of contents repeats the headings with page numbers
         paragraph_no += 1
         loc = SourceLocation("docx", paragraph=paragraph_no)
-        level = _heading_level(item, has_title)
-        num = _num_pr(item) if level is None else None
+        level = _heading_level(item, style, has_title)
+        num = _num_pr(item, style) if level is None else None
         if level is not None:
             writer.heading(text, level, loc)
         elif num is not None:
@@ -172,7 +186,7 @@ def read_docx(path: Path, name: str) -> tuple[str, SegmentMap]:
             writer.list_item(marker, text, loc, depth=num[1])
         elif style_name.startswith("List"):
             writer.list_item("- ", text, loc)
-        elif _all_bold(item) and short_title(text):
+        elif short_title(text) and _all_bold(item, style):
             writer.paragraph([(f"**{text.strip()}**", loc)])  # a bold line standing alone: a heading in Markdown
         else:
             writer.paragraph([(line, loc) for line in text.split("\n")])
