@@ -89,3 +89,21 @@ def test_candidates_come_with_their_structure(name, question, value, frame):
 def test_only_values_become_candidates(name, question, never):
     values = {c.value for c in enumerate_candidates(_own(name), question, top_k=100, min_ratio=0)}
     assert values and not never & values
+
+
+@pytest.mark.parametrize("name,question,value,subject,predicate", [
+    # the model can label a cell with its row label and its column header (+ the caption's topic)
+    ("q_field_en.md", "What is the standard room cap in a coastal hub?", "$210", "Coastal hub", "Standard room"),
+    ("q_welfare_zh.md", "一线职工省外疗休养补助是多少？", "2600元/人", "一线职工", "省外疗休养补助"),
+    # and a clause with whom its section names
+    ("q_welfare_zh.md", "退休人员体检费用限额是多少？", "800元", "退休人员", "体检费用每人每年限额"),
+])
+def test_label_grammar_offers_the_structural_labels(name, question, value, subject, predicate):
+    import json
+
+    from aegis_tui.answer.prompts import label_grammar
+    from aegis_tui.grammar.validate import lark_acceptor
+
+    cand = next(c for c in enumerate_candidates(_own(name), question) if c.value == value)
+    answer = {"subject": subject, "predicate": predicate, "relevant": True}
+    lark_acceptor(label_grammar(cand)).parse(json.dumps(answer, ensure_ascii=False))

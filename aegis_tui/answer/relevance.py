@@ -169,7 +169,11 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
                 if cell.col == table.row_header_col or not cell.text:
                     continue
                 column = header_name(table.column_header(cell.col))
-                head = (f"{caption} " if caption and caption != column else "") + (column + sep if column else "")
+                # the column first, then the caption it belongs to: "省外疗休养补助标准如下：" reads 省外疗休养补助
+                about = caption if caption and caption != column else ""
+                joined = (column + about if doc.language == "zh" else f"{column} ({about})") if column and about \
+                    else column or about
+                head = joined + sep if joined else ""
                 for v in values_in(doc, cell.start, cell.end):
                     text = v.text + _header_unit(table.column_header(cell.col), v)
                     q = quote if quote and doc.find(quote) is not None and len(quote) <= MAX_SOURCE else cell.text
