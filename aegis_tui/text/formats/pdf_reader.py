@@ -45,6 +45,10 @@ def read_pdf(path: Path, name: str) -> tuple[str, SegmentMap]:
             raise DocumentError(f"{name}: not a readable PDF ({type(exc).__name__})") from None
     if not any(items for items in pages):
         raise DocumentError(f"{name}: no text layer; run OCR first")
+    lines = [i[6] for items in pages for i in items if i[0] == "line"]
+    total = sum(len(t) for t in lines)
+    if total and sum(len(m) for t in lines for m in re.findall(r"\(cid:\d+\)", t)) > 0.3 * total:
+        raise DocumentError(f"{name}: the PDF's fonts map no characters to text; run OCR first")
     return _write(_drop_running_lines(pages), name)
 
 
