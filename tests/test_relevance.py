@@ -107,3 +107,12 @@ def test_label_grammar_offers_the_structural_labels(name, question, value, subje
     cand = next(c for c in enumerate_candidates(_own(name), question) if c.value == value)
     answer = {"subject": subject, "predicate": predicate, "relevant": True}
     lark_acceptor(label_grammar(cand)).parse(json.dumps(answer, ensure_ascii=False))
+
+
+def test_label_prompt_names_the_section_above_the_clause():
+    from aegis_tui.answer.prompts import label_prompt
+
+    doc = _own("q_welfare_zh.md")
+    cand = next(c for c in enumerate_candidates(doc, "退休人员体检费用限额是多少？") if c.value == "800元")
+    suffix = label_prompt(doc.text, "退休人员体检费用限额是多少？", cand, "zh").suffix
+    assert suffix.startswith("章节：第三章 退休人员体检\n条款：第六条")

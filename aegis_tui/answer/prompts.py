@@ -22,7 +22,7 @@ TEXT = {
         "task_facts": "【任务】用 JSON 列出回答问题所需的事实，每条事实的 source_text 必须逐字摘自文件，"
                       "object_value 必须出现在 source_text 中。以下示例来自另一份文件《{src}》。\n",
         "task_prose": "【任务】根据文件回答问题。\n",
-        "q": "问题：", "clause": "条款：", "value": "数值：", "answer": "答案：",
+        "q": "问题：", "section": "章节：", "clause": "条款：", "value": "数值：", "answer": "答案：",
         "repair": "注意：上次的答案 {prev} 未通过核验（{rule}：{detail}），请重新选择。\n",
     },
     "en": {
@@ -34,7 +34,7 @@ TEXT = {
                       "copied verbatim from the document and must contain its object_value. The examples come "
                       "from another document, \"{src}\".\n",
         "task_prose": "[TASK] Answer the question from the document.\n",
-        "q": "Question: ", "clause": "Clause: ", "value": "Value: ", "answer": "Answer: ",
+        "q": "Question: ", "section": "Section: ", "clause": "Clause: ", "value": "Value: ", "answer": "Answer: ",
         "repair": "Note: the previous answer {prev} failed verification ({rule}: {detail}); choose again.\n",
     },
 }
@@ -106,7 +106,8 @@ def label_prompt(doc_text: str, question: str, cand: Candidate, lang: str,
                      f"{t['answer']}{_compact(e['answer'])}\n")
     lines.append(f"{t['q']}{question.strip()}\n")
     prefix = "".join(lines)
-    suffix = f"{t['clause']}{cand.framed}\n{t['value']}{cand.value}\n"
+    section = f"{t['section']}{cand.scope}\n" if cand.scope else ""  # the heading the clause stands under
+    suffix = f"{section}{t['clause']}{cand.context}\n{t['value']}{cand.value}\n"
     if repair:
         suffix += t["repair"].format(prev=repair.prev, rule=repair.rule, detail=repair.detail)
     suffix += t["answer"]
