@@ -224,6 +224,39 @@ def test_docx_skips_the_table_of_contents_and_knows_derived_heading_styles(tmp_p
     assert d.text == "## 4. Lodging\n\nRooms are capped at $210 per night."
 
 
+@pytest.mark.parametrize("fmt, text, start, expected", [
+    ("chineseCounting", "（%1）", "1", ["（一）", "（二）"]),
+    ("chineseCounting", "%1、", "1", ["一、", "二、"]),
+    ("decimal", "%1)", "3", ["3) ", "4) "]),
+    ("lowerLetter", "(%1)", "1", ["(a) ", "(b) "]),
+])
+def test_docx_numbering_formats(tmp_path, fmt, text, start, expected):
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("报销比例为：")
+    document.add_paragraph("一级医疗机构85%；", style="List Number")
+    document.add_paragraph("二级医疗机构70%。", style="List Number")
+    from lxml import etree
+
+    w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+    def xpath(element, path):
+        return etree.XPath(path, namespaces={"w": w})(element)
+
+    numbering = document.part.numbering_part.element
+    num_id = xpath(document.styles["List Number"].element, "./w:pPr/w:numPr/w:numId/@w:val")[0]
+    abstract_id = xpath(numbering, f"./w:num[@w:numId='{num_id}']/w:abstractNumId/@w:val")[0]
+    lvl = xpath(numbering, f"./w:abstractNum[@w:abstractNumId='{abstract_id}']/w:lvl[@w:ilvl='0']")[0]
+    for tag, value in (("numFmt", fmt), ("lvlText", text), ("start", start)):
+        xpath(lvl, f"./w:{tag}")[0].set(f"{{{w}}}val", value)
+    document.save(str(tmp_path / "n.docx"))
+    d = Document.load(tmp_path / "n.docx")
+    assert d.text == f"报销比例为：\n\n{expected[0]}一级医疗机构85%；\n{expected[1]}二级医疗机构70%。"
+    item = d.structure.block_at(d.text.index("二级"))
+    assert item.kind == "list_item" and item.lead_in == "报销比例为："
+
+
 def _zip_without_document(path: Path) -> Path:
     with zipfile.ZipFile(path, "w") as z:
         z.writestr("[Content_Types].xml", "<Types/>")

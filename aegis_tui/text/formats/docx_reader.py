@@ -51,6 +51,7 @@ class _Numbering:
 
     def __init__(self, document):
         self.levels: dict[tuple[str, int], tuple[str, str]] = {}
+        self.starts: dict[tuple[str, int], int] = {}
         self.counters: dict[str, list[int]] = {}
         try:
             root = document.part.numbering_part.element
@@ -65,12 +66,15 @@ class _Numbering:
             for lvl in _x(definition, "./w:lvl"):
                 fmt = (_x(lvl, "./w:numFmt/@w:val") or ["decimal"])[0]
                 text = (_x(lvl, "./w:lvlText/@w:val") or ["%1."])[0]
-                self.levels[(num.get(_w("numId")), int(lvl.get(_w("ilvl"), "0")))] = (fmt, text)
+                start = (_x(lvl, "./w:start/@w:val") or ["1"])[0]
+                key = (num.get(_w("numId")), int(lvl.get(_w("ilvl"), "0")))
+                self.levels[key] = (fmt, text)
+                self.starts[key] = int(start) if start.isdigit() else 1
 
     def marker(self, num_id: str, ilvl: int) -> str:
         fmt, text = self.levels.get((num_id, ilvl), ("bullet", ""))
         counts = self.counters.setdefault(num_id, [0] * 9)
-        counts[ilvl] += 1
+        counts[ilvl] = counts[ilvl] + 1 if counts[ilvl] else self.starts.get((num_id, ilvl), 1)
         for deeper in range(ilvl + 1, 9):
             counts[deeper] = 0
         if fmt in ("bullet", "none") or not text:
