@@ -148,3 +148,16 @@ def test_docx_and_pdf_verdicts_equal_markdown(forms, fmt):
         assert where["format"] == fmt
         if fmt == "pdf":
             assert where["page"] == 1 and where["describe"].startswith("page 1")
+
+
+@pytest.mark.parametrize("drop_title,subject,passes", [
+    (False, "退休人员", True),  # the chapter heading names whom 第六条 applies to
+    (True, "退休人员", True),  # also when the document has no title above its chapters
+    (False, "某公司职工", False),  # the document's title scopes everything and so binds nothing
+])
+def test_a_clause_binds_to_its_section_heading(drop_title, subject, passes):
+    text = (DOCS / "q_welfare_zh.md").read_text(encoding="utf-8")
+    doc = Document.from_text(text.split("\n", 2)[2] if drop_title else text)
+    fv = _verify(doc, _fact(subject, "体检费用限额", "800元", "第六条 体检费用每人每年限额800元"),
+                 DEFAULT_RULES.only("entity_binding"))
+    assert fv.passed is passes, fv.checks[0].detail

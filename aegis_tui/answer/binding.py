@@ -12,7 +12,7 @@ from ..text.lexicon import FUNCTION_UNITS
 from ..text.quantity import QuantityMatch
 from .report import CheckResult
 from .rules import FactContext
-from .structural import cell_of
+from .structural import cell_of, scopes
 
 _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s", re.IGNORECASE)
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
@@ -152,8 +152,10 @@ def _frame(ctx: FactContext, m: QuantityMatch, ev: dict) -> CheckResult:
         return CheckResult("entity_binding", True, f"'{subject}' is named in the lead-in of the list item with "
                            f"'{m.text}'", ev | {"lead_in": block.lead_in, "subject_text": block.lead_in[slice(*hits[-1])]})
     path = structure.heading_path(m.start)
+    # the document's one top-level heading is its title: it scopes every value, so it binds none
+    title = path[0] if len(path) > 1 and len(scopes(ctx.document).siblings.get((), [])) == 1 else None
     for heading in reversed(path):
-        if (hits := mentions(subject, heading)) and heading != (path[0] if len(path) > 1 else None):
+        if (hits := mentions(subject, heading)) and heading != title:
             return CheckResult("entity_binding", True, f"'{subject}' is named by the section heading '{heading}' "
                                f"over '{m.text}'", ev | {"heading": heading, "subject_text": heading[slice(*hits[-1])]})
     return CheckResult("entity_binding", False, f"'{subject}' is not named in the sentence of '{m.text}'", ev)
