@@ -68,6 +68,11 @@ def role_of(text: str, number: str, nth: int = 0):
     ("Refer to claim No. 48213 for details.", "48213", Role.IDENTIFIER),
     ("依据滨医保发〔2025〕17号文件执行。", "〔2025〕17号", Role.IDENTIFIER),
     ("Runs on H200 nodes.", "200", Role.IDENTIFIER),
+    ("Suppliers hold ISO 9001 certificates.", "9001", Role.IDENTIFIER),
+    ("执行GB/T 19001标准。", "19001", Role.IDENTIFIER),
+    ("Attach Form 1040 to the claim.", "1040", Role.IDENTIFIER),
+    ("每年1月起调整。", "1", Role.DATE),
+    ("The 2024-2025 budget year.", "2024", Role.DATE),
     # values
     ("Hotels are capped at $250 per night.", "$250 per night", Role.VALUE),
     ("起付线为300元。", "300元", Role.VALUE),

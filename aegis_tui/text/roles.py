@@ -97,11 +97,12 @@ _PHONE_WORDS = re.compile(r"(?:\b(?:call|phone|telephone|tel|fax|hotline|dial|co
                           r"[^\n\d]{0,24}?(?P<number>\+?\(?\d[\d ()-]{5,}\d)", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.\d+)*)(?:[.、)）]|(?=[ \t\u3000]))")
-_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+|编号|电话|热线|传真|手机)[\s:：]*$")
+_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机)[\s:：]*$")
 _SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapter", "part", "item", "paragraph", "para.",
                    "para", "rule", "schedule", "annex", "appendix", "page", "p.", "step", "level", "tier", "grade",
                    "phase", "table", "figure", "fig.", "line"}
-_ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref", "ref."}
+_ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref", "ref.", "iso", "gb", "gb/t",
+              "ansi", "iec"}
 _PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
 _LEADER = re.compile(r"(?:\.{3,}|…+|·{3,})\s*$")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
@@ -176,6 +177,8 @@ def build_roles(document: Document) -> RoleList:
                 add(s, e, Role.SECTION)
             elif q.dimension == "number" and _phone_context(folded, s, qm.text):
                 add(s, e, Role.PHONE)
+            elif q.dimension == "number" and (role := _word_role(folded, s, e)) is not None:
+                add(s, e, role)  # "ISO 9001", "Form 1040", "每年1月"
             else:
                 add(s, e, Role.VALUE, q)
         pos += len(line) + 1
@@ -190,15 +193,14 @@ def _phone_context(folded: str, start: int, digits: str) -> bool:
     return bool(word) and word.group(1).lower() in _PHONE_BEFORE and sum(c.isdigit() for c in digits) >= 5
 
 
-def _leftover_role(folded: str, m: re.Match) -> Role:
-    """A number the quantity finder left out: a list marker, an ordinal, a code, a time, a reference."""
-    s, e = m.span()
+def _word_role(folded: str, s: int, e: int) -> Role | None:
+    """What the words around a number make it: a page reference, a date, a version, a phone, a section, an id."""
     word = _BEFORE_WORD.search(folded[max(0, s - 16):s])
     before = word.group(1).lower() if word else ""
     if _LEADER.search(folded[max(0, s - 8):s]):
         return Role.SECTION  # a page reference after dot leaders (a table of contents)
-    if re.fullmatch(_MONTHS, before):
-        return Role.DATE
+    if re.fullmatch(_MONTHS, before) or folded[e:e + 1] == "月" and folded[e - 1:e].isdigit():
+        return Role.DATE  # "March 5", "1月"
     if before in ("version", "v.", "rev.", "revision"):
         return Role.VERSION
     if before in _PHONE_BEFORE:
@@ -207,6 +209,15 @@ def _leftover_role(folded: str, m: re.Match) -> Role:
         return Role.SECTION
     if before in _ID_BEFORE:
         return Role.IDENTIFIER
+    return None
+
+
+def _leftover_role(folded: str, m: re.Match) -> Role:
+    """A number the quantity finder left out: a list marker, an ordinal, a code, a time, a reference."""
+    s, e = m.span()
+    role = _word_role(folded, s, e)
+    if role is not None:
+        return role
     prev = folded[s - 1] if s else ""
     after = folded[e] if e < len(folded) else ""
     if after in _ORDINAL_AFTER or prev in "第(（" and after in ")）":
@@ -216,6 +227,8 @@ def _leftover_role(folded: str, m: re.Match) -> Role:
         return Role.SECTION
     if prev == ":" or after == ":":
         return Role.DATE
+    if len(m.group(0)) == 4 and m.group(0).isdigit() and 1900 <= int(m.group(0)) <= 2199:
+        return Role.DATE  # a year in "2024-2025"
     return Role.IDENTIFIER
 
 
