@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -59,11 +60,15 @@ class Table:
             return self.rows[row][self.row_header_col].text
         return ""
 
+    @cached_property
+    def _row_starts(self) -> list[int]:
+        return [s for s, _ in self.row_spans]
+
     def cell_at(self, offset: int) -> Cell | None:
         """The cell whose text span holds an offset (its end included), else None."""
         if not self.start <= offset <= self.end:
             return None
-        r = bisect.bisect_right([s for s, _ in self.row_spans], offset) - 1
+        r = bisect.bisect_right(self._row_starts, offset) - 1
         if r < 0 or offset > self.row_spans[r][1]:
             return None
         cells = self.rows[r]
@@ -100,10 +105,12 @@ class Structure:
         self._table_starts = [t.start for t in self.tables]
 
     def block_at(self, offset: int) -> Block | None:
+        """The block holding an offset (start <= offset < end), else None."""
         i = bisect.bisect_right(self._starts, offset) - 1
-        if i >= 0 and offset < self.blocks[i].end or i >= 0 and offset == self.blocks[i].end == self.blocks[i].start:
-            return self.blocks[i]
-        return None
+        if i < 0:
+            return None
+        block = self.blocks[i]
+        return block if offset < block.end or offset == block.start == block.end else None
 
     def table_at(self, offset: int) -> Table | None:
         i = bisect.bisect_right(self._table_starts, offset) - 1
