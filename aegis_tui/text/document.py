@@ -104,7 +104,7 @@ class Document:
     path: str = "<text>"
     encoding: str = "utf-8"
     format: str = "text"
-    source: SourceMap = field(default=None, repr=False)  # type: ignore[assignment]
+    source: SourceMap = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
     _line_starts: list[int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
