@@ -116,3 +116,15 @@ def test_label_prompt_names_the_section_above_the_clause():
     cand = next(c for c in enumerate_candidates(doc, "退休人员体检费用限额是多少？") if c.value == "800元")
     suffix = label_prompt(doc.text, "退休人员体检费用限额是多少？", cand, "zh").suffix
     assert suffix.startswith("章节：第三章 退休人员体检\n条款：第六条")
+
+
+@pytest.mark.parametrize("question,kept,dropped", [
+    # the question names one of two sibling chapters: the other chapter's values are not its answer
+    ("退休人员体检费用限额是多少？", {"800元"}, {"600元", "90%"}),
+    ("在职职工体检报销比例是多少？", {"90%"}, {"800元", "95%"}),
+    # naming neither keeps both
+    ("体检费用限额是多少？", {"600元", "800元"}, set()),
+])
+def test_a_question_naming_a_section_leaves_its_siblings_out(question, kept, dropped):
+    values = {c.value for c in enumerate_candidates(_own("q_welfare_zh.md"), question, top_k=100, min_ratio=0)}
+    assert kept <= values and not dropped & values

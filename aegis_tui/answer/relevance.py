@@ -14,7 +14,7 @@ from ..text.entities import units
 from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.roles import Role, role_at, values_in
-from .structural import header_name, header_units, title_of
+from .structural import distinct, header_name, header_units, names, scopes, title_of
 
 _CJK_RUN = re.compile(f"[{CJK_RANGE}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
@@ -192,6 +192,17 @@ def _header_unit(header: str, v) -> str:
     return ""
 
 
+def _other_scope(doc: Document, cand: Candidate, question: str) -> str:
+    """The sibling section the question names instead of the candidate's own (unless the candidate names it), or ''."""
+    path = doc.structure.heading_path(cand.offset)
+    for _, own, other in scopes(doc).beside(path):
+        mine, theirs = distinct(own, other)
+        if theirs and names(question, theirs) and not (mine and names(question, mine)) \
+                and not names(cand.context, theirs):
+            return other
+    return ""
+
+
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
     """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
 
@@ -229,6 +240,7 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                     if _is_value(doc, unit.start + m.start, unit.start + m.end):
                         cands.append(Candidate(quote, head, text, m.text, m.start, unit.start + m.start,
                                                scope=scope))
+    cands = [c for c in cands if not _other_scope(doc, c, question)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)
