@@ -181,7 +181,7 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
         pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
     elif not _content(near_after):
         pieces = pieces[:1]
-    if cand.scope and _content(title_of(cand.scope)):
+    if cand.scope and not cand.cell and _content(title_of(cand.scope)):
         pieces.append(("subj-s", title_of(cand.scope)))  # the section may name who the clause applies to
     avoid = repair.avoid_subject if repair else None
     for name, text in pieces:

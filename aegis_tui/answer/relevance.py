@@ -80,6 +80,7 @@ class Candidate:
     offset: int       # document offset of the fragment (for ordering and highlighting)
     score: float = 0.0
     scope: str = ""   # the section the value stands under (its nearest heading), e.g. "第三章 退休人员体检"
+    cell: bool = False  # a table cell: its row label, not its section, is what it belongs to
 
     @property
     def context(self) -> str:
@@ -170,15 +171,17 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
                     continue
                 column = header_name(table.column_header(cell.col))
                 # the column first, then the caption it belongs to: "省外疗休养补助标准如下：" reads 省外疗休养补助
-                about = caption if caption and caption != column else ""
-                joined = (column + about if doc.language == "zh" else f"{column} ({about})") if column and about \
-                    else column or about
+                # Chinese captions name the topic the column completes (省外 + 疗休养补助…); an English column
+                # header reads on its own (the caption would only lengthen the predicate the model copies)
+                about = caption if caption and caption != column and (doc.language == "zh" or not column) else ""
+                joined = column + about
                 head = joined + sep if joined else ""
                 for v in values_in(doc, cell.start, cell.end):
                     text = v.text + _header_unit(table.column_header(cell.col), v)
                     q = quote if quote and doc.find(quote) is not None and len(quote) <= MAX_SOURCE else cell.text
                     frag = f"{label}{sep}{text}" if label else text
-                    out.append(Candidate(q, head, frag, text, len(frag) - len(text), v.start, scope=scope))
+                    out.append(Candidate(q, head, frag, text, len(frag) - len(text), v.start, scope=scope,
+                                         cell=True))
     return out
 
 
