@@ -128,3 +128,15 @@ def test_label_prompt_names_the_section_above_the_clause():
 def test_a_question_naming_a_section_leaves_its_siblings_out(question, kept, dropped):
     values = {c.value for c in enumerate_candidates(_own("q_welfare_zh.md"), question, top_k=100, min_ratio=0)}
     assert kept <= values and not dropped & values
+
+
+@pytest.mark.parametrize("value,head,fragment", [
+    ("$12", "The field allowance is $68/day ", "breakfast $12"),  # an item of the parenthesised list
+    ("$38", "The field allowance is $68/day ", "dinner $38"),
+    ("$68/day", "", "The field allowance is $68/day"),  # the lead value without the items
+])
+def test_parenthesised_items_are_their_own_candidates(value, head, fragment):
+    cands = enumerate_candidates(_own("q_field_en.md"), "What is the field allowance for breakfast?", top_k=100,
+                                 min_ratio=0)
+    cand = next(c for c in cands if c.value == value)
+    assert (cand.head, cand.fragment) == (head, fragment)

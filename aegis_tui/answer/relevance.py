@@ -206,6 +206,32 @@ def _other_scope(doc: Document, cand: Candidate, question: str) -> str:
     return ""
 
 
+_GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")
+_OPEN_GROUP = re.compile(r"\s*[（(][^（()）]*\d[^（()）]*(?:[)）]|$)")  # a fragment may hold a group's opening only
+_ITEM_SEP = re.compile(r"[,，、;；]\s*")
+
+
+def _group_item(doc: Document, sentence: Span, at: int) -> tuple[str, str, int] | None:
+    """For a value inside a parenthesised group of values: (the words before the group, its item, item offset)."""
+    for g in _GROUP.finditer(sentence.text):
+        gs, ge = sentence.start + g.start(), sentence.start + g.end()
+        if not gs < at < ge:
+            continue
+        start = gs + 1
+        for piece in _ITEM_SEP.finditer(doc.text, gs + 1, ge - 1):
+            if piece.start() >= at:
+                break
+            start = piece.end()
+        end = next((p.start() for p in _ITEM_SEP.finditer(doc.text, at, ge - 1)), ge - 1)
+        return doc.text[sentence.start:gs].strip() + " ", doc.text[start:end], start
+    return None
+
+
+def _without_groups(text: str, keep: int) -> str:
+    """A fragment without the parenthesised groups of values that follow its value (they are their own items)."""
+    return _OPEN_GROUP.sub(lambda g: "" if g.start() > keep else g.group(), text).rstrip()
+
+
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
     """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
 
@@ -240,9 +266,16 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                 text = unit.text
                 head = lead or carried.get(si, "") if not own or own in text else own
                 for m in qs:
-                    if _is_value(doc, unit.start + m.start, unit.start + m.end):
-                        cands.append(Candidate(quote, head, text, m.text, m.start, unit.start + m.start,
-                                               scope=scope))
+                    at = unit.start + m.start
+                    if not _is_value(doc, at, at + len(m.text)):
+                        continue
+                    if grouped := _group_item(doc, sentence, at):
+                        # a value inside "(breakfast $12, lunch $18)": its item, under the words that lead the group
+                        g_head, item, item_start = grouped
+                        cands.append(Candidate(quote, g_head, item, m.text, at - item_start, at, scope=scope))
+                        continue
+                    cands.append(Candidate(quote, head, _without_groups(text, m.start), m.text, m.start, at,
+                                           scope=scope))
     cands = [c for c in cands if not _other_scope(doc, c, question)]
     if not cands:
         return []
