@@ -140,3 +140,13 @@ def test_parenthesised_items_are_their_own_candidates(value, head, fragment):
                                  min_ratio=0)
     cand = next(c for c in cands if c.value == value)
     assert (cand.head, cand.fragment) == (head, fragment)
+
+
+@pytest.mark.parametrize("name,question,values", [
+    # a question naming a row, a column and a table's topic keeps that cell alone among the tables' values
+    ("q_welfare_zh.md", "一线职工省外疗休养补助是多少？", {"2600元/人"}),
+    ("q_welfare_zh.md", "管理人员疗休养天数是多少？", {"4天", "6天"}),
+    ("q_field_en.md", "What is the maximum nightly rate in the North?", {"$180"}),
+])
+def test_a_question_naming_row_column_or_table_keeps_those_cells(name, question, values):
+    assert {c.value for c in enumerate_candidates(_own(name), question)} == values

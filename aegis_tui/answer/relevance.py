@@ -14,7 +14,16 @@ from ..text.entities import units
 from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.roles import Role, role_at, values_in
-from .structural import distinct, header_name, header_units, names, scopes, title_of
+from .structural import (
+    distinct,
+    header_name,
+    header_units,
+    names,
+    scopes,
+    sibling_tables,
+    title_of,
+    value_columns,
+)
 
 _CJK_RUN = re.compile(f"[{CJK_RANGE}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
@@ -198,7 +207,19 @@ def _header_unit(header: str, v) -> str:
 def _other_scope(doc: Document, cand: Candidate, question: str) -> str:
     """The sibling section the question names instead of the candidate's own (unless the candidate names it), or ''."""
     path = doc.structure.heading_path(cand.offset)
-    for _, own, other in scopes(doc).beside(path):
+    pairs = [(own, other) for _, own, other in scopes(doc).beside(path)]
+    found = doc.structure.cell_at(cand.offset) if cand.cell else None
+    if found is not None:
+        # a cell's row, column and table are its scopes too: 一线职工 vs 管理人员, 省外 vs 省内, 补助 vs 天数
+        table, cell = found
+        row = table.row_header(cell.row)
+        pairs += [(row, table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
+        column = header_name(table.column_header(cell.col))
+        pairs += [(column, header_name(table.column_header(c))) for c in value_columns(table)]
+        pairs += [(table.caption, t.caption) for t in sibling_tables(doc, table)]
+    for own, other in pairs:
+        if own == other:
+            continue
         mine, theirs = distinct(own, other)
         if theirs and names(question, theirs) and not (mine and names(question, mine)) \
                 and not names(cand.context, theirs):

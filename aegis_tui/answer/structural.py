@@ -130,7 +130,7 @@ def table_evidence(document: Document, table: Table, cell: Cell) -> dict:
             "caption": table.caption, "offset": cell.start, "length": cell.end - cell.start}
 
 
-def _sibling_tables(document: Document, table: Table) -> list[Table]:
+def sibling_tables(document: Document, table: Table) -> list[Table]:
     """Tables under the same parent heading as table (their captions tell them apart)."""
     parent = table.heading_path[:-1] if table.heading_path else ()
     return [t for t in document.structure.tables if t.index != table.index
@@ -181,7 +181,7 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
             return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands under '{column}' in "
                                f"table {table.index + 1}; the fact names neither it nor the table's caption or "
                                "section", ev)
-    for sibling in _sibling_tables(ctx.document, table):
+    for sibling in sibling_tables(ctx.document, table):
         mine, theirs = distinct(table.caption, sibling.caption)
         if theirs and names(label, theirs) and not (mine and names(label, mine)):
             return CheckResult("table_binding", False, f"the fact names '{theirs}' of table {sibling.index + 1}, "
