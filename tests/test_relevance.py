@@ -150,3 +150,10 @@ def test_parenthesised_items_are_their_own_candidates(value, head, fragment):
 ])
 def test_a_question_naming_row_column_or_table_keeps_those_cells(name, question, values):
     assert {c.value for c in enumerate_candidates(_own(name), question)} == values
+
+
+def test_a_question_naming_a_section_by_synonym_keeps_to_it():
+    # "hotel" is the lodging section's word (lexicon synonyms): meal tips and parking are not the hotel cap
+    doc = Document.load(sample_path("policy_en"))
+    values = {c.value for c in enumerate_candidates(doc, "What is the hotel cap in high-cost cities?")}
+    assert values == {"$250 per night", "$400 per night"}

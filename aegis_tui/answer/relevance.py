@@ -297,7 +297,8 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                         continue
                     cands.append(Candidate(quote, head, _without_groups(text, m.start), m.text, m.start, at,
                                            scope=scope))
-    cands = [c for c in cands if not _other_scope(doc, c, question)]
+    asked = expand_question(question)  # "hotel" names the Lodging section
+    cands = [c for c in cands if not _other_scope(doc, c, asked)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)
