@@ -174,20 +174,20 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
         for r, row in enumerate(table.rows[table.header_rows:], start=table.header_rows):
             line = doc.text[row[0].start:row[-1].end] if row else ""
             quote = " ".join(f"| {line} |".split()) if line else ""
+            row_quote = quote if quote and len(quote) <= MAX_SOURCE and doc.find(quote) is not None else ""
             label = table.row_header(r)
             for cell in row:
                 if cell.col == table.row_header_col or not cell.text:
                     continue
                 column = header_name(table.column_header(cell.col))
-                # the column first, then the caption it belongs to: "省外疗休养补助标准如下：" reads 省外疗休养补助
-                # Chinese captions name the topic the column completes (省外 + 疗休养补助…); an English column
-                # header reads on its own (the caption would only lengthen the predicate the model copies)
+                # a Chinese caption names the topic the column completes (省外 + 疗休养补助标准如下：); an English
+                # column header reads on its own (the caption would only lengthen the predicate the model copies)
                 about = caption if caption and caption != column and (doc.language == "zh" or not column) else ""
                 joined = column + about
                 head = joined + sep if joined else ""
                 for v in values_in(doc, cell.start, cell.end):
                     text = v.text + _header_unit(table.column_header(cell.col), v)
-                    q = quote if quote and doc.find(quote) is not None and len(quote) <= MAX_SOURCE else cell.text
+                    q = row_quote or cell.text
                     frag = f"{label}{sep}{text}" if label else text
                     out.append(Candidate(q, head, frag, text, len(frag) - len(text), v.start, scope=scope,
                                          cell=True))
