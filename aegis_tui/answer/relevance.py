@@ -172,8 +172,8 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
         caption = title_of(table.caption)
         scope = _scope(doc, table.start)
         for r, row in enumerate(table.rows[table.header_rows:], start=table.header_rows):
-            line = doc.text[row[0].start:row[-1].end] if row else ""
-            quote = " ".join(f"| {line} |".split()) if line else ""
+            line = doc.text[slice(*table.row_spans[r])] if r < len(table.row_spans) else ""
+            quote = " ".join(line.split())
             row_quote = quote if quote and len(quote) <= MAX_SOURCE and doc.find(quote) is not None else ""
             label = table.row_header(r)
             for cell in row:
