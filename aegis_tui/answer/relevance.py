@@ -15,9 +15,11 @@ from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.roles import Role, role_at, values_in
 from .structural import (
+    PAIRWISE_LIMIT,
     distinct,
     header_name,
     header_units,
+    identifies,
     names,
     scopes,
     sibling_tables,
@@ -204,18 +206,23 @@ def _header_unit(header: str, v) -> str:
     return ""
 
 
-def _other_scope(doc: Document, cand: Candidate, question: str) -> str:
-    """The sibling section the question names instead of the candidate's own (unless the candidate names it), or ''."""
+def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> str:
+    """The sibling section, row, column or table the question names instead of the candidate's, or ''."""
     path = doc.structure.heading_path(cand.offset)
     pairs = [(own, other) for _, own, other in scopes(doc).beside(path)]
     found = doc.structure.cell_at(cand.offset) if cand.cell else None
     if found is not None:
         # a cell's row, column and table are its scopes too: 一线职工 vs 管理人员, 省外 vs 省内, 补助 vs 天数
         table, cell = found
-        row = table.row_header(cell.row)
-        pairs += [(row, table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
-        column = header_name(table.column_header(cell.col))
-        pairs += [(column, header_name(table.column_header(c))) for c in value_columns(table)]
+        if table.index not in picks:
+            rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
+            columns = [header_name(table.column_header(c)) for c in value_columns(table)]
+            picks[table.index] = (_picked(question, rows), _picked(question, columns))
+        rows, columns = picks[table.index]
+        row, column = table.row_header(cell.row), header_name(table.column_header(cell.col))
+        for own, picked in ((row, rows), (column, columns)):
+            if picked and own not in picked:
+                return next(iter(picked))
         pairs += [(table.caption, t.caption) for t in sibling_tables(doc, table)]
     for own, other in pairs:
         if own == other:
@@ -225,6 +232,14 @@ def _other_scope(doc: Document, cand: Candidate, question: str) -> str:
                 and not names(cand.context, theirs):
             return other
     return ""
+
+
+def _picked(question: str, headers: list[str]) -> set[str]:
+    """The row labels or column headers a question names: in full, else by the words that set them apart."""
+    full = {h for h in headers if h and names(question, h)}
+    if full or len(headers) > PAIRWISE_LIMIT:
+        return full
+    return {h for h in headers if h and identifies(question, h, headers)}
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")
@@ -298,7 +313,8 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                     cands.append(Candidate(quote, head, _without_groups(text, m.start), m.text, m.start, at,
                                            scope=scope))
     asked = expand_question(question)  # "hotel" names the Lodging section
-    cands = [c for c in cands if not _other_scope(doc, c, asked)]
+    picks: dict = {}
+    cands = [c for c in cands if not _other_scope(doc, c, asked, picks)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)

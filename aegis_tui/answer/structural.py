@@ -23,6 +23,8 @@ _NUMBERING = re.compile(
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
 _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 _EDGE = " \t：:。.，,；;、"
+# beyond this many rows, rows are told apart by their full labels only (comparing every pair is quadratic)
+PAIRWISE_LIMIT = 60
 
 
 def title_of(text: str) -> str:
@@ -159,7 +161,9 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
     row = header_name(table.row_header(cell.row))
     rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
     if cell.col != table.row_header_col and row and not identifies(label, row, rows):
-        other = next((r for r in rows if r != row and identifies(label, r, rows)), "")
+        # which other row the fact names (pairwise only for tables of modest size: it is quadratic)
+        other = next((r for r in rows if r != row and (names(label, r) if len(rows) > PAIRWISE_LIMIT else
+                                                          identifies(label, r, rows))), "")
         why = f"it names row '{other}'" if other else "neither subject nor predicate names it"
         return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in row '{row}' of table "
                            f"{table.index + 1}; {why}", ev)
