@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -171,8 +172,10 @@ def test_ask_text_layout(capsys):
     print_text(ans)
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == ["根据文件：…", ""] and lines[2].startswith("state DONE · mode two-stage (fan-out)")
-    assert lines[3].split() == ["#", "verdict", "subject", "predicate", "value", "evidence"]
-    assert lines[5].split() == ["0", "pass", "一级及以下医疗机构", "起付线", "300元", "line", "23", "col", "20"]
+    assert lines[3].split() == ["#", "verdict", "subject", "predicate", "value", "where", "section"]
+    # where the value stands (line 23, col 31: the 300 of 300元) and the section it sits in
+    assert lines[5].split()[:8] == ["0", "pass", "一级及以下医疗机构", "起付线", "300元", "line", "23,", "col"]
+    assert lines[5].split()[8] == "31" and lines[5].rstrip().endswith("第三章　住院待遇 › 第八条")  # not the title
     assert lines[-1] == "  dropped 大病保险 / 1000元: value_role — a change"
 
 
@@ -280,3 +283,45 @@ def test_models_command_lists_embedded_and_local(tmp_path, smollm2_model):
         assert {"quantization", "file_size", "n_layers", "kv_heads", "head_dim_k", "context_length"} <= set(r)
     text = aegis("models", "--models-dir", str(models))
     assert "gemma3" in text.stdout and "Q4_K_M" in text.stdout and "llama" in text.stdout
+
+
+MILEAGE = Path(__file__).parent / "docs" / "r_mileage_en.md"
+SUBSIDY = Path(__file__).parent / "docs" / "r_subsidy_zh.md"
+
+
+@pytest.mark.parametrize("doc, form, fact, where, section", [
+    # a table cell: table, row (header row counts as 1) and column, under its section
+    (MILEAGE, "md", {"subject": "Motorcycle", "predicate": "rate", "object_value": "0.21",
+                     "source_text": "| Motorcycle | 0.21 | 1200 |"},
+     "table 1, row 3, column 2", "2. Reimbursement rates"),
+    # a paragraph: line and column of the value
+    (MILEAGE, "md", {"subject": "Parking at airports", "predicate": "refund", "object_value": "$18",
+                     "source_text": "Parking at airports is refunded up to $18 per day with a receipt."},
+     "line 15, col 39", "3. Parking"),
+    # the same cell in a PDF names the page too
+    (MILEAGE, "pdf", {"subject": "Electric van", "predicate": "monthly limit", "object_value": "3000",
+                      "source_text": "Electric van 0.35 3000"},
+     "page 1, table 1, row 4, column 3", "2. Reimbursement rates"),
+    # a Chinese table from DOCX: the cell, under 第三条
+    (SUBSIDY, "docx", {"subject": "客户经理", "predicate": "跨市", "object_value": "760",
+                       "source_text": "| 客户经理 | 520 | 760 |"},
+     "table 1, row 3, column 3", "第三条 补贴标准"),
+])
+def test_verify_shows_where_a_value_stands(tmp_path, doc, form, fact, where, section):
+    from tests.docbuilder import write_docx, write_pdf
+
+    path = doc if form == "md" else {"docx": write_docx, "pdf": write_pdf}[form](
+        doc.read_text(encoding="utf-8"), tmp_path / f"doc.{form}")
+    if form != "md":  # quote the row as the canonical text writes it
+        from aegis_tui.text.document import Document
+
+        text = Document.load(path).text
+        row = next(line for line in text.splitlines() if fact["object_value"] in line and "|" in line)
+        fact = {**fact, "source_text": row}
+    facts = tmp_path / "facts.json"
+    facts.write_text(json.dumps({"atomic_facts": [fact]}, ensure_ascii=False), encoding="utf-8")
+    proc = aegis("verify", str(path), str(facts))
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("0 "))
+    assert where in row and section in row
+    body = json.loads(aegis("verify", str(path), str(facts), "--format", "json").stdout)["facts"][0]
+    assert body["location"]["describe"] == where

@@ -8,6 +8,7 @@ from ..answer.pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
 from ..answer.states import Outcome
 from ..errors import InputError
 from . import add_engine_args, add_format_arg, load_document, open_engine, print_json, show, table
+from .verify import where
 
 
 def register(sub) -> None:
@@ -79,13 +80,12 @@ def print_text(ans) -> None:
              f"TTFT {ttft} · E2E {t.get('e2e_s', 0):.2f}s · verify {t.get('verify_ms', 0):.2f} ms · "
              f"realize {t.get('realize_ms', 0):.2f} ms"]
     if ans.report is not None:
-        facts = table("#", "verdict", "subject", "predicate", "value", "evidence", right=("#",),
-                      cut={"subject": 44, "predicate": 36, "value": 20})  # cells: 22/18/10 CJK characters
+        facts = table("#", "verdict", "subject", "predicate", "value", "where", "section", right=("#",),
+                      cut={"subject": 44, "predicate": 36, "value": 20, "section": 32})  # 22/18/10/16 CJK chars
         for fv in ans.report.facts:
-            ev = next((c.evidence for c in fv.checks if c.rule == "source_verbatim" and c.evidence), None)
             f = fv.fact
             facts.add_row(str(fv.index), fv.verdict, f.subject, f.predicate, f.object_value,
-                          f"line {ev['line']} col {ev['column']}" if ev else "")
+                          *where(ans.report.document, fv))
         items.append(facts)
     for r in ans.rejected:
         fact = r.get("fact") or {}

@@ -33,22 +33,36 @@ def _read_facts(path: str) -> str:
         raise InputError(f"{path}: cannot read the facts file ({exc})") from None
 
 
+def where(document, fv) -> tuple[str, str]:
+    """Where a fact's value stands: its source location ("page 2, table 1, row 3, column 2") and heading path."""
+    from ..answer.report import locate
+
+    found = locate(document, fv.anchor)
+    loc = found["location"]
+    if loc is None:  # neither the value nor the quote was found: the quote's own evidence, if any
+        ev = (fv.check("source_verbatim") or None)
+        ev = ev.evidence if ev is not None and ev.evidence else {}
+        return (f"line {ev['line']}, col {ev['column']}" if "line" in ev else "—"), ""
+    path = found["heading_path"][1:] or found["heading_path"]  # the outermost heading is the document's title
+    return loc["describe"], " › ".join((["…"] if len(path) > 2 else []) + path[-2:])  # the innermost sections
+
+
 def report_table(report):
-    """A rich table: one row per fact, with its evidence or the first failing rule and why."""
-    t = table("#", "verdict", "subject", "predicate", "value", "evidence / failing rule", right=("#",),
-              cut={"subject": 22, "predicate": 18, "value": 14})
+    """A rich table: one row per fact, where its value stands (location, section), or the first failing rule."""
+    t = table("#", "verdict", "subject", "predicate", "value", "where", "section", "failing rule", right=("#",),
+              cut={"subject": 22, "predicate": 18, "value": 14, "section": 32})
     for fv in report.facts:
         f = fv.fact
+        place, section = where(report.document, fv)
         if fv.passed:
-            ev = fv.check("source_verbatim") or None
-            where = ev.evidence if ev and ev.evidence else {}
-            why = f"line {where.get('line', '?')}, col {where.get('column', '?')}" if where else ""
+            why = ""
         else:
             bad = [c for c in fv.checks if not c.passed]
             why = f"{bad[0].rule}: {bad[0].detail}"
             if len(bad) > 1:
                 why += f"  (+{', '.join(c.rule for c in bad[1:])})"
-        t.add_row(str(fv.index), "pass" if fv.passed else "FAIL", f.subject, f.predicate, f.object_value, why)
+        t.add_row(str(fv.index), "pass" if fv.passed else "FAIL", f.subject, f.predicate, f.object_value, place,
+                  section, why)
     return t
 
 
