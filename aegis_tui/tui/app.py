@@ -22,6 +22,7 @@ from .answer_pane import AnswerPane
 from .commands import AegisCommands
 from .document_view import DocumentView
 from .monitor import GaugePane, SlotsPane, gauge_text, slots_text
+from .panes import BREAKPOINT, PaneTabs
 from .questions import QuestionInput, QuestionsList
 from .report_pane import ReportPane
 from .runs import FINAL, QuestionRun, RunState
@@ -52,9 +53,11 @@ class AegisApp(App):
     CSS_PATH = "aegis.tcss"
     TITLE = "Aegis"
     COMMANDS = App.COMMANDS | {AegisCommands}
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (BREAKPOINT, "-wide")]  # narrow: one pane at a time (PaneTabs)
     BINDINGS = [
         Binding("ctrl+o", "open", "Open"),
         Binding("ctrl+r", "ask", "Ask"),
+        Binding("ctrl+t", "next_pane", "Pane"),  # narrow screens only (check_action)
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+b", "toggle_baseline", "Baseline"),
         Binding("ctrl+s", "export", "Export"),
@@ -99,6 +102,7 @@ class AegisApp(App):
     # ---- layout ----------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False, icon="◆")
+        yield PaneTabs(id="panes")
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield DocumentView(id="document")
@@ -165,7 +169,9 @@ class AegisApp(App):
         from ..text.document import Document
 
         try:
-            self.post_message(m.DocumentOpened(Document.load(path)))
+            document = Document.load(path)
+            document.structure  # noqa: B018 - built here, in the worker, not when the pane first draws
+            self.post_message(m.DocumentOpened(document))
         except Exception as exc:
             self.post_message(m.DocumentFailed(path, _error_text(exc)))
 
@@ -489,6 +495,17 @@ class AegisApp(App):
             self.notify(_error_text(exc), title="Ledger", severity="error")
             return
         self.push_screen(LedgerScreen(text))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Pane switching exists only on a narrow screen (the wide layout shows every pane, its footer stays)."""
+        return action != "next_pane" or self.screen.has_class("-narrow")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.refresh_bindings)  # after the screen's breakpoint classes are set
+
+    def action_next_pane(self) -> None:
+        """On a narrow screen, show the next pane (document → answer → report → monitor)."""
+        self.query_one(PaneTabs).cycle()
 
     def action_next_question(self) -> None:
         if not self.runs:

@@ -63,12 +63,23 @@ def _where(ev: dict | None, document) -> str:
     return ""
 
 
+def where_line(document, offset: int | None) -> str:
+    """Where a fact's value stands in the source (page, table/row/column or line) and the sections above it."""
+    from ..answer.report import locate
+
+    found = locate(document, offset)
+    if found["location"] is None:
+        return "where: the value was not found in the document"
+    path = " › ".join(found["heading_path"])
+    return f"where: {found['location']['describe']}" + (f" · in {path}" if path else "")
+
+
 def fact_rows(answer, document) -> list[FactRow]:
     """Rows for an Answer: the verified report's facts, then the facts dropped after the last attempt."""
     rows: list[FactRow] = []
     report = getattr(answer, "report", None)
     for fv in (report.facts if report is not None else []):
-        details, spans = [], []
+        details, spans = [where_line(document, fv.anchor)] if document is not None else [], []
         for c in fv.checks:
             where = _where(c.evidence, document)
             details.append(f"{'✓' if c.passed else '✗'} {c.rule}: {c.detail}" + (f"  [{where}]" if where else ""))

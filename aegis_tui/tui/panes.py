@@ -1,0 +1,33 @@
+"""Pane tabs for narrow terminals: below the width breakpoint one pane (document, answer, report, monitor) fills the screen."""
+
+from __future__ import annotations
+
+from textual.widgets import Tab, Tabs
+
+PANES = ("document", "answer", "report", "monitor")
+BREAKPOINT = 120  # columns: below it the panes are tabs, at or above it they sit side by side
+
+
+class PaneTabs(Tabs):
+    """Tabs that choose which pane a narrow screen shows, by a `-pane-NAME` class on the screen (CSS does the rest)."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(*(Tab(name.capitalize(), id=f"pane-{name}") for name in PANES), **kwargs)
+
+    @property
+    def pane(self) -> str:
+        """The pane shown on a narrow screen."""
+        return (self.active or "pane-document").removeprefix("pane-")
+
+    def show(self, pane: str) -> None:
+        """Make a pane the one a narrow screen shows (a no-op for the wide layout, where all are shown)."""
+        self.active = f"pane-{pane}"
+
+    def cycle(self) -> None:
+        self.show(PANES[(PANES.index(self.pane) + 1) % len(PANES)])
+
+    def on_tabs_tab_activated(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        screen = self.screen
+        for name in PANES:
+            screen.set_class(self.pane == name, f"-pane-{name}")
