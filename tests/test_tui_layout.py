@@ -244,3 +244,46 @@ def test_selected_fact_marks_its_cell(tmp_path, index, where, cell_text):
             assert number == cell_text and painted.strip() == "" and len(painted) >= 2
 
     asyncio.run(body())
+
+
+def test_enter_on_a_fact_shows_its_cell_at_80x24(tmp_path):
+    async def body():
+        app = make_app(tmp_path)
+        async with app.run_test(size=NARROW) as pilot:
+            await answered(pilot)
+            tabs = app.query_one(PaneTabs)
+            tabs.show("report")
+            await pilot.pause()
+            app.query_one("#facts").focus()
+            await pilot.press("down")  # the cursor passing a row stays on the report
+            assert tabs.pane == "report"
+            await pilot.press("enter")  # choosing it shows the document, the cell in view
+            await pilot.pause()
+            assert tabs.pane == "document" and app.screen.has_class("-pane-document")
+            view = app.query_one(DocumentView)
+            cell = next(s for s, _, k in view.spans if k == "cell")
+            top = view.scroll_offset.y
+            assert top <= view.row_of(cell) < top + view.scrollable_content_region.height
+
+    asyncio.run(body())
+
+
+@pytest.mark.parametrize("quote, where", [
+    ("| 物流配送员 | 880 | 1150 |", "where: line 11, col 1"),   # a dropped table row: where its quote starts
+    ("补贴随当月工资一并发放，年度合计不超过12000元。", "where: line 15, col 1"),
+    ("不在文件里的一句话。", None),                                       # a quote the document lacks: no place
+])
+def test_dropped_fact_says_where_its_quote_stands(quote, where):
+    from aegis_tui.text.document import Document
+    from aegis_tui.tui.report_pane import fact_rows
+
+    doc = Document.load(SUBSIDY)
+    dropped = {"fact": {"subject": "物流配送员", "predicate": "跨市", "object_value": "880元", "source_text": quote},
+               "rule": "table_binding", "detail": "column 市内", "prev": "{}"}
+    ans = Answer("q", "two-stage", rejected=[dropped])
+    (row,) = fact_rows(ans, doc)
+    assert row.verdict == "dropped"
+    if where is None:
+        assert not row.details[0].startswith("where:") and row.spans == []
+    else:
+        assert row.details[0].startswith(where) and "第" in row.details[0]

@@ -376,6 +376,8 @@ class AegisApp(App):
     @_while_running
     def on_report_pane_fact_selected(self, msg: ReportPane.FactSelected) -> None:
         self.query_one(DocumentView).highlight(msg.row.spans)
+        if msg.chosen and msg.row.spans:
+            self.query_one(PaneTabs).show("document")  # narrow: the evidence is on the document pane
 
     @on(DataTable.RowHighlighted, "#questions")
     @on(DataTable.RowSelected, "#questions")
@@ -478,7 +480,7 @@ class AegisApp(App):
                 self._open(path)
 
         current = self.document.path if self.document is not None else ""
-        self.push_screen(PathScreen("Open a document (.txt / .md)", current, "path/to/document.txt"), chosen)
+        self.push_screen(PathScreen("Open a document (.txt / .md / .docx / .pdf)", current, "path/to/document.txt"), chosen)
 
     def action_open_sample(self, name: str) -> None:
         self._open(_sample_path(name))

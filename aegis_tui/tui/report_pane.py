@@ -96,8 +96,9 @@ def fact_rows(answer, document) -> list[FactRow]:
         if span is not None:
             pos = document.position(span.start)
             where = f"  [quote at line {pos.line}, column {pos.column}, offset {span.start}, length {span.end - span.start}]"
-        details = [f"✗ {r.get('rule', '?')}: {r.get('detail', '')}", f"  model said: {r.get('prev', '')}",
-                   f"  quote: {quote}{where}"]
+        details = ([where_line(document, span.start)] if span is not None else []) + [
+            f"✗ {r.get('rule', '?')}: {r.get('detail', '')}", f"  model said: {r.get('prev', '')}",
+            f"  quote: {quote}{where}"]
         rows.append(FactRow(fact.get("subject", "—"), fact.get("predicate", "—"), fact.get("object_value", "—"),
                             "dropped", r.get("rule", ""), details, spans))
     return rows
@@ -111,6 +112,7 @@ class ReportPane(Vertical):
         """A report row was highlighted: the document should show its evidence spans."""
 
         row: FactRow
+        chosen: bool = False  # Enter or a click (not just the cursor passing): a narrow screen shows the document
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -147,12 +149,12 @@ class ReportPane(Vertical):
         else:
             self.select(0)
 
-    def select(self, index: int) -> None:
+    def select(self, index: int, chosen: bool = False) -> None:
         if not 0 <= index < len(self.rows):
             return
         row = self.rows[index]
         self.query_one("#evidence", Static).update(Text("\n".join(row.details)))
-        self.post_message(self.FactSelected(row))
+        self.post_message(self.FactSelected(row, chosen))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -162,4 +164,4 @@ class ReportPane(Vertical):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         if event.row_key is not None and event.row_key.value is not None:
-            self.select(int(event.row_key.value))
+            self.select(int(event.row_key.value), chosen=True)
