@@ -185,15 +185,23 @@ def bar_cells(line: str) -> list[int]:
     return [cell_len(body[:i]) for i, ch in enumerate(body) if ch in "│├┼┤"]
 
 
-@pytest.mark.parametrize("doc, size, rows, aligned", [
+@pytest.mark.parametrize("doc, form, size, rows, aligned", [
     # a Chinese table: CJK cells are two terminal cells wide, bars line up on every row and on the rule
-    (SUBSIDY, (80, 24), 5, True),
+    (SUBSIDY, "md", (80, 24), 5, True),
     # an English table
-    (DOCS / "r_mileage_en.md", (80, 24), 5, True),
-    # the same table in a pane narrower than its aligned form keeps its pipe text, wrapped (nothing cut off)
-    (SUBSIDY, (36, 24), 5, False),
+    (DOCS / "r_mileage_en.md", "md", (80, 24), 5, True),
+    # the same tables read from DOCX and PDF (their canonical Markdown)
+    (SUBSIDY, "docx", (80, 24), 5, True),
+    (DOCS / "r_mileage_en.md", "pdf", (80, 24), 5, True),
+    # a pane narrower than the table's aligned form keeps its pipe text, wrapped (nothing cut off)
+    (SUBSIDY, "md", (36, 24), 5, False),
 ])
-def test_tables_are_drawn_as_tables(tmp_path, doc, size, rows, aligned):
+def test_tables_are_drawn_as_tables(tmp_path, doc, form, size, rows, aligned):
+    from docbuilder import write_docx, write_pdf
+
+    if form != "md":
+        doc = {"docx": write_docx, "pdf": write_pdf}[form](doc.read_text(encoding="utf-8"), tmp_path / f"d.{form}")
+
     async def body():
         app = make_app(tmp_path, doc=doc)
         async with app.run_test(size=size) as pilot:

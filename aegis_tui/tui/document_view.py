@@ -201,11 +201,11 @@ def table_grids(document, body: int) -> dict[int, TableLine]:
     """
     text, out = document.text, {}
     for table in document.structure.tables:
-        ncols = max((len(r) for r in table.rows), default=0)
+        ncols = max((c.col + 1 for r in table.rows for c in r), default=0)
         widths = [0] * ncols
         for row in table.rows:
             for cell in row:
-                widths[cell.col] = max(widths[cell.col], cell_len(cell.text))
+                widths[cell.col] = max(widths[cell.col], cell_len(text[cell.start:cell.end]))
         if not ncols or sum(widths) + 3 * ncols + 1 > body:
             continue
         by_line = {}
