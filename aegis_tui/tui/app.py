@@ -16,8 +16,8 @@ from textual.widgets import DataTable, Footer, Header, Label, ProgressBar
 
 from ..answer.states import State
 from ..engine.protocol import EngineProtocol
-from ..errors import AegisError
 from . import messages as m
+from .actions import AppActions, error_text, sample_path
 from .answer_pane import AnswerPane
 from .commands import AegisCommands
 from .document_view import DocumentView
@@ -26,11 +26,6 @@ from .panes import BREAKPOINT, PaneTabs
 from .questions import QuestionInput, QuestionsList
 from .report_pane import ReportPane
 from .runs import FINAL, QuestionRun, RunState
-from .screens import LedgerScreen, PathScreen
-
-
-def _error_text(exc: BaseException) -> str:
-    return str(exc) if isinstance(exc, AegisError) else f"{type(exc).__name__}: {exc}"
 
 
 def _while_running(handler):
@@ -47,7 +42,7 @@ def _while_running(handler):
     return handle
 
 
-class AegisApp(App):
+class AegisApp(AppActions, App):
     """The terminal UI; engine_factory builds the engine in a worker (tests pass a fake, the CLI the real one)."""
 
     CSS_PATH = "aegis.tcss"
@@ -127,7 +122,7 @@ class AegisApp(App):
             self.query_one(sel).border_title = title
         self.query_one("#question").focus()
         self.gauge.start()
-        self._open(self.doc_path or _sample_path())
+        self._open(self.doc_path or sample_path())
         if self.engine_factory is not None:
             self.model_step = f"loading {self.model_label} …"
             self.run_worker(self._load_model, thread=True, name="load-model", exit_on_error=False)
@@ -151,7 +146,7 @@ class AegisApp(App):
         try:
             engine = self.engine_factory()
         except Exception as exc:  # a bad model must never crash the UI
-            self.post_message(m.ModelFailed(_error_text(exc)))
+            self.post_message(m.ModelFailed(error_text(exc)))
             return
         if self._closing:
             engine.close()
@@ -173,7 +168,7 @@ class AegisApp(App):
             document.structure  # noqa: B018 - built here, in the worker, not when the pane first draws
             self.post_message(m.DocumentOpened(document))
         except Exception as exc:
-            self.post_message(m.DocumentFailed(path, _error_text(exc)))
+            self.post_message(m.DocumentFailed(path, error_text(exc)))
 
     def _answer(self, run: QuestionRun, mode: str) -> None:
         last = {"t": 0.0, "state": ""}
@@ -187,7 +182,7 @@ class AegisApp(App):
         try:
             ans = self.pipeline.answer(run.document, run.question, mode, on_event=on_event, cancel=run.cancel)
         except Exception as exc:
-            self.post_message(m.QuestionFailed(run.qid, mode, _error_text(exc)))
+            self.post_message(m.QuestionFailed(run.qid, mode, error_text(exc)))
             return
         self.post_message(m.QuestionAnswered(run.qid, mode, ans))
 
@@ -209,7 +204,7 @@ class AegisApp(App):
         try:
             self.post_message(m.Exported([str(p) for p in write_report(run, folder)]))
         except Exception as exc:
-            self.post_message(m.ExportFailed(_error_text(exc)))
+            self.post_message(m.ExportFailed(error_text(exc)))
 
     # ---- helpers -----------------------------------------------------------------------------------------
     def _open(self, path) -> None:
@@ -449,76 +444,3 @@ class AegisApp(App):
         self.show_run(self.current)
         state = "on: questions are also answered as free prose" if self.baseline_mode else "off"
         self.notify(f"Baseline mode {state}", title="Baseline")
-
-    def action_export(self) -> None:
-        run = self.current_run()
-        if run is None or run.answer is None:
-            self.notify("No answered question to export yet.", severity="warning")
-            return
-        self.run_worker(partial(self._export_work, run, self.export_dir), thread=True, name="export",
-                        exit_on_error=False)
-
-    def action_export_to(self) -> None:
-        def chosen(folder: str | None) -> None:
-            if folder:
-                self.export_dir = Path(folder)
-                self.action_export()
-
-        self.push_screen(PathScreen("Export the report to folder", str(self.export_dir), "folder"), chosen)
-
-    def action_copy_answer(self) -> None:
-        run = self.current_run()
-        if run is None or run.answer is None:
-            self.notify("No answer to copy yet.", severity="warning")
-            return
-        self.copy_to_clipboard(run.answer.answer)
-        self.notify(f"Copied {len(run.answer.answer)} characters.", title="Answer copied")
-
-    def action_open(self) -> None:
-        def chosen(path: str | None) -> None:
-            if path:
-                self._open(path)
-
-        current = self.document.path if self.document is not None else ""
-        self.push_screen(PathScreen("Open a document (.txt / .md / .docx / .pdf)", current, "path/to/document.txt"), chosen)
-
-    def action_open_sample(self, name: str) -> None:
-        self._open(_sample_path(name))
-
-    def action_ledger(self) -> None:
-        if self.engine is None or self.ledger is None:
-            self.notify("The ledger needs a loaded model.", severity="warning")
-            return
-        from .ledger_view import ledger_text
-
-        try:
-            text = ledger_text(self.engine, self.ledger, self.gauge.latest())
-        except Exception as exc:
-            self.notify(_error_text(exc), title="Ledger", severity="error")
-            return
-        self.push_screen(LedgerScreen(text))
-
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """Pane switching exists only on a narrow screen (the wide layout shows every pane, its footer stays)."""
-        return action != "next_pane" or self.screen.has_class("-narrow")
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.refresh_bindings)  # after the screen's breakpoint classes are set
-
-    def action_next_pane(self) -> None:
-        """On a narrow screen, show the next pane (document → answer → report → monitor)."""
-        self.query_one(PaneTabs).cycle()
-
-    def action_next_question(self) -> None:
-        if not self.runs:
-            return
-        ids = list(self.runs)
-        nxt = ids[(ids.index(self.current) + 1) % len(ids)] if self.current in ids else ids[0]
-        self.query_one(QuestionsList).move_cursor(row=ids.index(nxt))
-        self.show_run(nxt)
-
-
-def _sample_path(name: str = "policy_zh") -> Path:
-    from ..samples import sample_path
-
-    return sample_path(name)
