@@ -295,3 +295,24 @@ def test_dropped_fact_says_where_its_quote_stands(quote, where):
         assert not row.details[0].startswith("where:") and row.spans == []
     else:
         assert row.details[0].startswith(where) and "第" in row.details[0]
+
+
+def test_export_names_where_each_value_stands(tmp_path):
+    import json
+
+    from aegis_tui.text.document import Document
+    from aegis_tui.tui.export import write_report
+
+    doc = Document.load(SUBSIDY)
+    payload = parse_payload(SUBSIDY.with_suffix(".facts.json").read_text(encoding="utf-8"))
+    ans = Answer("q", "two-stage", answer="…", state=Outcome.DONE, report=Tier1CodeVerifier(doc).verify(payload))
+    run = QuestionRun(1, "q", doc, [])
+    run.add_mode("two-stage", RunState.QUEUED)
+    run.answers["two-stage"] = ans
+    json_path, md_path = write_report(run, tmp_path)
+    facts = json.loads(json_path.read_text(encoding="utf-8"))["facts"]
+    assert facts[0]["location"]["describe"] == "table 1, row 3, column 3"
+    assert facts[0]["heading_path"][-1] == "第三条 补贴标准"
+    md = md_path.read_text(encoding="utf-8")
+    assert "- where: table 1, row 3, column 3 · in 外勤人员交通补贴办法 › 第三条 补贴标准" in md
+    assert "- where: line 15, col 20" in md  # the paragraph fact, under 第四条
