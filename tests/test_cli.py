@@ -325,3 +325,22 @@ def test_verify_shows_where_a_value_stands(tmp_path, doc, form, fact, where, sec
     assert where in row and section in row
     body = json.loads(aegis("verify", str(path), str(facts), "--format", "json").stdout)["facts"][0]
     assert body["location"]["describe"] == where
+
+
+@pytest.mark.parametrize("quote, at", [
+    ("| 物流配送员 | 880 | 1150 |", " (quote at line 11, col 1)"),  # a dropped table row: where it stands
+    ("这句话不在文件里。", ""),                                       # a quote the document lacks: no place
+])
+def test_ask_text_says_where_a_dropped_quote_stands(capsys, quote, at):
+    from types import SimpleNamespace
+
+    from aegis_tui.cli.ask import print_text
+    from aegis_tui.text.document import Document
+
+    dropped = {"fact": {"subject": "物流配送员", "object_value": "880元", "source_text": quote},
+               "rule": "table_binding", "detail": "column 市内"}
+    ans = SimpleNamespace(answer="…", state="fallback", mode="two-stage", strategy="fan-out", attempts=2,
+                          timings={"ttft_s": None, "e2e_s": 1.0, "verify_ms": 0.1, "realize_ms": 0.0},
+                          report=None, rejected=[dropped], unsupported_numbers=[])
+    print_text(ans, Document.load(SUBSIDY))
+    assert capsys.readouterr().out.splitlines()[-1] == f"  dropped 物流配送员 / 880元: table_binding — column 市内{at}"

@@ -68,11 +68,11 @@ def run(args) -> int:
     if args.format == "json":
         print_json(ans.to_json())
     else:
-        print_text(ans)
+        print_text(ans, doc)
     return 0 if ans.state == Outcome.DONE else 1
 
 
-def print_text(ans) -> None:
+def print_text(ans, document=None) -> None:
     t = ans.timings
     ttft = f"{t['ttft_s']:.2f}s" if t.get("ttft_s") is not None else "n/a"
     items = [ans.answer, "",
@@ -89,8 +89,11 @@ def print_text(ans) -> None:
         items.append(facts)
     for r in ans.rejected:
         fact = r.get("fact") or {}
+        quote = fact.get("source_text") or ""
+        span = document.find(quote) if quote and document is not None else None
+        at = f" (quote at {document.source.locate(span.start).describe()})" if span is not None else ""
         items.append(f"  dropped {fact.get('subject', '?')} / {fact.get('object_value', '?')}: {r['rule']} — "
-                     f"{r['detail']}")
+                     f"{r['detail']}{at}")
     if ans.mode == "baseline":
         items.append(f"numbers not found in the document: {', '.join(ans.unsupported_numbers) or 'none'}")
     show(*items)
