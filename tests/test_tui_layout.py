@@ -316,3 +316,30 @@ def test_export_names_where_each_value_stands(tmp_path):
     md = md_path.read_text(encoding="utf-8")
     assert "- where: table 1, row 3, column 3 · in 外勤人员交通补贴办法 › 第三条 补贴标准" in md
     assert "- where: line 15, col 20" in md  # the paragraph fact, under 第四条
+
+
+def test_asking_from_the_document_pane_shows_the_answer_pane(tmp_path):
+    import threading
+
+    loaded = threading.Event()
+
+    def slow_engine():  # the model is still loading: the question waits, and the pane follows it
+        loaded.wait(10)
+        return FakeEngine()
+
+    async def body():
+        app = make_app(tmp_path, factory=slow_engine)
+        async with app.run_test(size=NARROW) as pilot:
+            await wait_for(pilot, lambda: app.document is not None)
+            tabs = app.query_one(PaneTabs)
+            assert tabs.pane == "document"
+            box = app.query_one(QuestionInput)
+            box.focus()
+            box.value = "巡检岗市内补贴多少？"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert tabs.pane == "answer" and app.runs[1].state["two-stage"] == RunState.WAITING
+            assert visible_rows(app, "#answer") >= 6
+            loaded.set()
+
+    asyncio.run(body())

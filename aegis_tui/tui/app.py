@@ -411,6 +411,8 @@ class AegisApp(AppActions, App):
         self.query_one(QuestionsList).upsert(run)
         self.show_run(run.qid)
         self.query_one(QuestionsList).move_cursor(row=len(self.runs) - 1)
+        if self.query_one(PaneTabs).pane == "document":
+            self.query_one(PaneTabs).show("answer")  # narrow: follow the question to its answer
         if self.pipeline is not None:
             for mode in run.modes:
                 self._start(run, mode)
