@@ -308,7 +308,7 @@ SUBSIDY = Path(__file__).parent / "docs" / "r_subsidy_zh.md"
      "table 1, row 3, column 3", "第三条 补贴标准"),
 ])
 def test_verify_shows_where_a_value_stands(tmp_path, doc, form, fact, where, section):
-    from tests.docbuilder import write_docx, write_pdf
+    from docbuilder import write_docx, write_pdf
 
     path = doc if form == "md" else {"docx": write_docx, "pdf": write_pdf}[form](
         doc.read_text(encoding="utf-8"), tmp_path / f"doc.{form}")
