@@ -161,3 +161,64 @@ def test_a_clause_binds_to_its_section_heading(drop_title, subject, passes):
     fv = _verify(doc, _fact(subject, "体检费用限额", "800元", "第六条 体检费用每人每年限额800元"),
                  DEFAULT_RULES.only("entity_binding"))
     assert fv.passed is passes, fv.checks[0].detail
+
+
+CARGO, TRUCK = "| Cargo bike | 0.18 | 400 |", "| Box truck | 0.57 | 1600 |"
+HEADER_UNITS = [
+    # (document, fact, passes, comment): a bare cell's unit comes from its header, and unit_dimension reads it
+    ("q_freight_en.md", _fact("Cargo bike", "allowance", "0.18", CARGO), True, "a bare rate under 'Allowance (USD/km)'"),
+    ("q_freight_en.md", _fact("Cargo bike", "allowance", "$0.18 per km", CARGO), True, "the rate with the header's unit"),
+    ("q_freight_en.md", _fact("Cargo bike", "allowance", "$0.18", CARGO), True, "the amount of the rate"),
+    ("q_freight_en.md", _fact("Box truck", "weekly cap", "1600 km", TRUCK), True,
+     "a cap the header states in km is a distance"),
+    ("q_freight_en.md", _fact("Box truck", "weekly cap", "1600", TRUCK), True, "the same cap, bare"),
+    ("q_freight_en.md", _fact("Box truck", "allowance", "1600", TRUCK), False, "the cap's value as the allowance"),
+    ("q_freight_en.md", _fact("Box truck", "allowance", "0.57 km", TRUCK), False, "a unit from the wrong header"),
+    ("q_freight_en.md", _fact("Cargo bike", "allowance", "0.57", TRUCK), False, "row swapped"),
+    # a two-row header whose group cell spans the empty cell beside it: 通讯补贴（元/月） over 区内 | 区外
+    ("q_courier_zh.md", _fact("项目主管", "区外通讯补贴", "450元/月", "| 项目主管 | 200 | 450 |"), True,
+     "both header levels, the unit from the spanning group cell"),
+    ("q_courier_zh.md", _fact("项目主管", "区外", "450元", "| 项目主管 | 200 | 450 |"), True,
+     "the level that sets the column apart"),
+    ("q_courier_zh.md", _fact("项目主管", "区内通讯补贴", "450元/月", "| 项目主管 | 200 | 450 |"), False,
+     "column swapped under a two-row header"),
+    ("q_courier_zh.md", _fact("项目主管", "通讯补贴", "450元/月", "| 项目主管 | 200 | 450 |"), False,
+     "only the group level names both columns"),
+    ("q_courier_zh.md", _fact("技术员", "区外通讯补贴", "450元/月", "| 项目主管 | 200 | 450 |"), False,
+     "row swapped under a two-row header"),
+    # a header repeated over merged cells (as DOCX and PDF give it); 城内 / 出城 share 城, which sets neither apart
+    ("q_courier_zh.md", _fact("厢式货车", "出城", "610元/月", "| 厢式货车 | 340 | 610 |"), True,
+     "the lower level alone, whose words the other column shares in part"),
+    ("q_courier_zh.md", _fact("厢式货车", "城内", "610元/月", "| 厢式货车 | 340 | 610 |"), False,
+     "column swapped: the other lower level"),
+    ("q_courier_zh.md", _fact("厢式货车", "出城油料补贴", "340元/月", "| 厢式货车 | 340 | 610 |"), False,
+     "column swapped with both levels named"),
+    # a subject may name the cell by its row and its column together
+    ("q_courier_zh.md", _fact("厢式货车（出城）", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"), True,
+     "row and column in the subject"),
+    ("q_courier_zh.md", _fact("出城厢式货车", "油料补贴", "610元", "| 厢式货车 | 340 | 610 |"), True,
+     "column before row in the subject"),
+    ("q_courier_zh.md", _fact("厢式货车（城内）", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"), False,
+     "the subject names the other column"),
+    ("q_courier_zh.md", _fact("两轮车（出城）", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"), False,
+     "the subject names another row"),
+    ("q_courier_zh.md", _fact("厢式货车", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"), False,
+     "no column named at all"),
+]
+
+
+@pytest.mark.parametrize("name,fact,passes,comment", HEADER_UNITS, ids=[r[3] for r in HEADER_UNITS])
+def test_header_units_and_header_levels(name, fact, passes, comment):
+    fv = _verify(_doc(name), fact)
+    assert fv.passed is passes, (fv.failed_rules, [c.detail for c in fv.checks if not c.passed])
+
+
+@pytest.mark.parametrize("fact,passes", [
+    (_fact("Cargo bike", "rate", "0.18", CARGO), True),  # the header's USD/km makes the bare value a rate
+    (_fact("Box truck", "weekly cap", "1600", TRUCK), True),  # the named header defines the cap as a distance
+    (_fact("Box truck", "rate", "1600", TRUCK), False),  # a distance is no rate, and its header is not named
+    (_fact("Box truck", "share percentage", "0.57", TRUCK), False),  # a rate per km is no percentage
+])
+def test_unit_dimension_reads_the_header_unit(fact, passes):
+    fv = _verify(_doc("q_freight_en.md"), fact, DEFAULT_RULES.only("unit_dimension"))
+    assert fv.passed is passes, fv.checks[0].detail

@@ -139,6 +139,8 @@ def _cellfact(subject, predicate, value, quote):
      "一线职工省外疗休养补助为2600元。"),
     ("q_welfare_zh.md", _cellfact("管理人员", "省内疗休养补助", "1500元/人", "| 管理人员 | 1500 | 2200 |"),
      "管理人员省内疗休养补助为1500元/人。"),  # the header's unit, as the fact states it
+    ("q_courier_zh.md", _cellfact("厢式货车（出城）", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"),
+     "厢式货车出城油料补贴为610元/月。"),  # a two-row header: the level the predicate leaves out, once
 ])
 def test_table_facts_read_like_the_table(name, fact, sentence):
     report, text = _own(name, [fact])

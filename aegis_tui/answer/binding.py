@@ -174,6 +174,13 @@ def _bind_cell(ctx: FactContext, m: QuantityMatch, table, cell) -> CheckResult:
             return CheckResult("entity_binding", True, f"'{subject}' heads the row or column of '{m.text}'",
                                ev | {"item_offset": head.start, "subject_offset": s, "subject_length": e - s,
                                      "distance": abs(m.start - s)})
+    if label is not None and len(heads) > 1:
+        # a subject may name the cell by both its coordinates: 客户经理（跨市）, "Motorcycle rate"
+        column = " ".join(h.text for h in heads[1:])
+        if any(mentions(subject, joined) for joined in (f"{label.text} {column}", f"{column} {label.text}")):
+            return CheckResult("entity_binding", True, f"'{subject}' names the row and column of '{m.text}'",
+                               ev | {"item_offset": label.start, "subject_offset": label.start,
+                                     "subject_length": label.end - label.start, "distance": abs(m.start - label.start)})
     row = label.text if label is not None else ""
     return CheckResult("entity_binding", False, f"'{m.text}' stands in the row of '{row}', which does not "
                        f"name '{subject}'", ev)

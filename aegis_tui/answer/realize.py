@@ -84,9 +84,10 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     column = header_name(cell.get("column_header", "")) if cell.get("column_header") else ""
     predicate, value = fv.fact.predicate.strip(), fv.fact.object_value.strip()
     if lang == "zh":
-        what = predicate if (not column or column in predicate) else column + predicate
+        # each level of a two-row header the predicate leaves out comes before it: 区外 + 通讯补贴
+        what = "".join(level for level in column.split(" / ") if level and not mentions(level, predicate)) + predicate
         return f"{'' if row in what else row}{what}为{value}。"
-    label = column or predicate
+    label = column.replace(" / ", " ") or predicate
     label = label[:1].lower() + label[1:] if label[1:2].islower() or len(label) == 1 else label
     q = parse_quantity(value)
     period = ""

@@ -141,12 +141,40 @@ def unit_dimension(ctx: FactContext) -> CheckResult:
     ev = {"dimension": dim, "expected": list(dims), "keyword": key}
     if dim in dims:
         return CheckResult("unit_dimension", True, f"{dim} fits '{key}'", ev)
+    for m, stated, header in stated_quantities(ctx):
+        # the quote states the value with its unit (0.21 under "Rate (USD/km)" is a rate, $0.21 of "$0.21/km" too);
+        # a header the fact names defines what its predicate measures ("Monthly limit (km)" is a distance)
+        if stated.dimension in dims or header and _names_header(ctx, header):
+            how = f"under '{header}'" if header else "in the quote"
+            return CheckResult("unit_dimension", True, f"'{m.text}' is {stated.dimension} {how}, as '{key}' is "
+                               "stated there", ev | {"stated": stated.dimension, "header": header})
     if dim == "percent" and set(dims) & {"money", "rate"} and (share := percent_of(ctx)):
         # a limit may be a share of an amount: the quote says what the percent is taken of
         return CheckResult("unit_dimension", True, f"'{key}' is given as a share: '{share}'",
                            ev | {"share": share})
     return CheckResult("unit_dimension", False, f"'{key}' expects {' or '.join(dims)}, but "
                        f"'{ctx.fact.object_value}' is {dim}", ev)
+
+
+def stated_quantities(ctx: FactContext) -> list[tuple[QuantityMatch, Quantity, str]]:
+    """Each matched value as the document states it, with the header or caption its unit comes from ('' if its own)."""
+    from ..text.roles import role_at
+    from .structural import unit_header
+
+    out = []
+    for m in ctx.value_matches:
+        found = role_at(ctx.document, m.start, m.end)
+        if found is not None and found.unit_from and found.quantity is not None:
+            out.append((m, found.quantity, unit_header(ctx.document, m.start, found.unit_from)))
+        else:
+            out.append((m, m.quantity, ""))
+    return out
+
+
+def _names_header(ctx: FactContext, header: str) -> bool:
+    from .structural import header_name, names
+
+    return names(f"{ctx.fact.subject} {ctx.fact.predicate}", header_name(header))
 
 
 def plausibility(ctx: FactContext) -> CheckResult:

@@ -39,7 +39,9 @@ def header_units(text: str) -> list[str]:
 
 def header_name(text: str) -> str:
     """A header without its unit in parentheses: '省内（元/人）' -> '省内'."""
-    return _PAREN.sub(" ", text).strip(_EDGE) or text.strip()
+    # a header joined from header rows ('通讯补贴（元/月） / 区外') keeps its levels apart
+    parts = [" ".join(_PAREN.sub(" ", part).split()).strip(_EDGE) for part in text.split(" / ")]
+    return " / ".join(p for p in parts if p) or text.strip()
 
 
 def distinct(own: str, other: str) -> tuple[str, str]:
@@ -67,8 +69,13 @@ def distinct(own: str, other: str) -> tuple[str, str]:
 
 
 def names(label: str, name: str) -> bool:
-    """Whether a label names a header or title: all its words in order ('standard room rate' names 'Standard room')."""
-    return bool(name and units(name) and mentions(name, label))
+    """Whether a label names a header or title: all its words in order ('standard room rate' names 'Standard room').
+
+    A header of several header rows ('通讯补贴 / 区外') is named when each of its levels is, in any order
+    ('区外通讯补贴').
+    """
+    levels = [part for part in name.split(" / ") if units(part)] if name else []
+    return bool(levels) and all(mentions(part, label) for part in levels)
 
 
 @dataclass
@@ -119,6 +126,16 @@ def cell_of(structure: Structure, m: QuantityMatch) -> tuple[Table, Cell] | None
     return table, cell
 
 
+def unit_header(document: Document, offset: int, unit_from: str) -> str:
+    """The header or caption a table value takes its unit from (NumberRole.unit_from), '' outside tables."""
+    found = document.structure.cell_at(offset)
+    if found is None:
+        return ""
+    table, cell = found
+    return {"column header": table.column_header(cell.col), "row header": table.row_header(cell.row),
+            "table caption": table.caption}.get(unit_from, "")
+
+
 def value_columns(table: Table) -> list[int]:
     """The columns of a table that hold values, not row labels."""
     width = max((len(r) for r in table.rows), default=0)
@@ -149,8 +166,10 @@ def identifies(label: str, own: str, others: list[str]) -> bool:
         return False
     mine = set(units(label))
     for other in others:
-        d_own, d_other = distinct(own, other)
-        if not mine & set(units(d_own)) or mine & set(units(d_other)):
+        d_own, d_other = map(set, map(units, distinct(own, other)))
+        # a unit both parts share sets neither apart: '市' of 跨市 and 市内
+        d_own, d_other = d_own - d_other, d_other - d_own
+        if not mine & d_own or mine & d_other:
             return False
     return True
 

@@ -49,9 +49,13 @@ class Table:
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
         parts: list[str] = []
-        for row in self.rows[:self.header_rows]:
-            if col < len(row) and row[col].text and row[col].text not in parts:
-                parts.append(row[col].text)
+        for r, row in enumerate(self.rows[:self.header_rows]):
+            text = row[col].text if col < len(row) else ""
+            if not text and r < self.header_rows - 1:
+                # a group header spans the empty cells to its right ("| 补贴（元/月） | |" over "| 区内 | 区外 |")
+                text = next((c.text for c in reversed(row[self.row_header_col + 1:col]) if c.text), "")
+            if text and text not in parts:
+                parts.append(text)
         return " / ".join(parts)
 
     def row_header(self, row: int) -> str:
