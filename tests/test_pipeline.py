@@ -129,6 +129,10 @@ MODEL_DROPPED = {  # (rule, value): labels the model got wrong and the verifier 
     ("unit_dimension", "10个百分点"),  # a percentage-point change labelled as a 起付线 (money)
 }
 GOLD_VALUES = {f.object_value for f in load_gold("policy_zh").atomic_facts}
+# What the real model verifies in every run: with several slots, which requests share a batch varies, and float
+# rounding that depends on the batch can flip a near-tie token; 20万元's label is one (its retry is sometimes
+# dropped), the 起付线 and 报销比例 values have never been.
+STABLE_VALUES = GOLD_VALUES - {"20万元"}
 
 
 def test_recorded_model_answers_the_reference_question(doc):
@@ -269,20 +273,23 @@ def test_empty_question_is_input_error(doc):
 
 # ---- real model ---------------------------------------------------------------------------------------
 @pytest.mark.model
-@pytest.mark.parametrize("sample, question", [
-    ("zh", QUESTION),
-    ("en", EN_QUESTION),
+@pytest.mark.parametrize("sample, question, values", [
+    # the reference question's 起付线 and 报销比例 (and, in most runs, 20万元, 40万元 and two 50% rules)
+    ("zh", QUESTION, STABLE_VALUES),
+    # both lodging caps, and nothing else
+    ("en", EN_QUESTION, {"$250 per night", "$400 per night"}),
 ])
-def test_ask_real_model_every_number_verified(cli, sample, question, tmp_path):
+def test_ask_real_model_every_number_verified(cli, sample, question, values, tmp_path):
     proc = cli("ask", f"sample:{sample}", question, "--format", "json", "--audit-log", str(tmp_path / "a.jsonl"))
-    assert proc.returncode in (0, 1), proc.stderr
+    assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert out["state"] in ("done", "fallback") and out["mode"] == "two-stage"
+    assert out["state"] == "done" and out["mode"] == "two-stage"
     from aegis_tui.text.quantity import parse_quantity
 
-    verified = {parse_quantity(f["fact"]["object_value"]) for f in out["facts"] if f["verdict"] == "pass"}
+    passed = {f["fact"]["object_value"] for f in out["facts"] if f["verdict"] == "pass"}
+    assert values <= passed and (sample == "zh" or passed == values)
     for m in find_quantities(out["answer"]):
-        assert m.quantity in verified, (m.text, out["answer"])
+        assert m.quantity in {parse_quantity(v) for v in passed}, (m.text, out["answer"])
     assert verify_log(tmp_path / "a.jsonl").ok
 
 
@@ -294,7 +301,8 @@ def test_chat_template_path_with_smollm2(smollm2_model):
     with Engine(EngineConfig(model_path=smollm2_model, n_parallel=2, n_ctx_per_slot=4096)) as eng:
         assert eng.chat_template
         ans = Pipeline(eng, PipelineConfig(top_k=4)).answer(doc, "What are the nightly lodging caps?")
-        assert ans.state in ("done", "fallback")
+        # SmolLM2-135M through its chat template verifies the standard-city cap (its subject label: "night")
+        assert ans.state == "done" and "$250 per night" in {value for _, _, value in verified(ans)}
         assert numbers_backed(ans)
         base = Pipeline(eng).answer(doc, "What are the nightly lodging caps?", mode="baseline")
         assert base.state == "done" and base.answer

@@ -15,7 +15,7 @@ from aegis_tui.answer.pipeline import PipelineConfig
 from aegis_tui.engine.protocol import EngineProtocol
 from aegis_tui.errors import ModelError
 from aegis_tui.memory.gauge import GaugeSample
-from aegis_tui.samples import sample_path
+from aegis_tui.samples import load_gold, sample_path
 from aegis_tui.tui import AegisApp
 from aegis_tui.tui.document_view import DocumentView, wrap_ranges
 from aegis_tui.tui.monitor import gauge_text
@@ -416,13 +416,10 @@ async def test_reference_question_with_real_model(embedded_model, tmp_path):
         run = app.runs[qid]
         assert isinstance(app.engine, EngineProtocol)
         assert run.summary_state() == "DONE" and run.answer.timings["e2e_s"] > 0
-        # the model the replay fake was recorded from verifies the same values (labels may differ in a word
-        # where another CPU's kernels round differently)
-        fake = FakeEngine()
-        replayed = {fv.fact.object_value for fv in Scenario("policy_zh", REFERENCE_Q).ask(fake).report.verified}
-        fake.close()
-        assert {fv.fact.object_value for fv in run.answer.report.verified} == replayed, \
-            "the embedded model no longer does what tests/data/replies.json says: python tests/record_replies.py"
+        # the 起付线 and 报销比例 values verified, as in the recording (test_pipeline.STABLE_VALUES says why
+        # 20万元 is not required)
+        values = {f.object_value for f in load_gold("policy_zh").atomic_facts} - {"20万元"}
+        assert values <= {fv.fact.object_value for fv in run.answer.report.verified}
         assert app.query_one(ReportPane).rows[0].verdict == "pass"
         assert all(fv.fact.object_value in app.document.text for fv in run.answer.report.verified)
         assert app.ledger is not None and app.ledger.total_bytes > 0
