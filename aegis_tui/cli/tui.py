@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
+from ..engine.config import EngineConfig
+from ..engine.protocol import EngineProtocol
 from . import add_engine_args, document_path, engine_config
 
 
@@ -19,9 +23,9 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def engine_factory(config):
+def engine_factory(config: EngineConfig) -> Callable[[], EngineProtocol]:
     """A callable that loads the real engine for an EngineConfig (called in the UI's loader thread)."""
-    def load():
+    def load() -> EngineProtocol:
         from ..engine import Engine
 
         return Engine(config)
