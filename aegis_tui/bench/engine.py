@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..cli import add_format_arg, add_model_arg, print_json
+from ..engine.handle import FinishReason
 from .report import Block, Table, emit, write_json
 
 QUESTIONS = [
@@ -237,7 +238,7 @@ def _grammar(eng, doc: str, n: int, reps: int) -> dict:
                 json.loads(c.text)
                 ok = True
             except ValueError:
-                ok = c.finish_reason == "length"  # cut off by max_tokens, not invalid
+                ok = c.finish_reason == FinishReason.LENGTH  # cut off by max_tokens, not invalid
         return {"tps": tps, "tokens": c.stats.generated_tokens, "forced": c.stats.forced_tokens,
                 "finish": c.finish_reason, "valid": ok}
 

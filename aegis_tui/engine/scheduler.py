@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import EngineError
 from .batch import Batch, MemOps
 from .grammar_matcher import MaskFiller
-from .handle import Piece
+from .handle import FinishReason, Piece
 from .prefill import Item, halve_prompt_chunks, inflight_match, plan_step
 from .prefix_cache import KvLedger, PrefixCache
 from .sampling import Sampler, constrained_choice
@@ -55,7 +55,7 @@ class Scheduler:
     def enqueue(self, req: Request) -> None:
         with self.cv:
             if self.closing:
-                req.handle._finish(req.unstarted("closed", "engine closed"))
+                req.handle._finish(req.unstarted(FinishReason.CLOSED, "engine closed"))
                 return
             self.waiting.append(req)
             self.cv.notify()
@@ -65,7 +65,7 @@ class Scheduler:
             for req in self.waiting:
                 if req.handle is handle:
                     self.waiting.remove(req)
-                    handle._finish(req.unstarted("cancelled", None))
+                    handle._finish(req.unstarted(FinishReason.CANCELLED, None))
                     return
             self.cancels.append(handle)
             self.cv.notify()
@@ -100,7 +100,7 @@ class Scheduler:
     # -- scheduler thread ----------------------------------------------------------------------------
 
     def _run(self) -> None:
-        reason, error = "closed", "engine closed"
+        reason, error = FinishReason.CLOSED, "engine closed"
         try:
             while True:
                 with self.cv:
@@ -120,13 +120,13 @@ class Scheduler:
                 for h in cancels:
                     for s in self.slots:
                         if s.req is not None and s.req.handle is h:
-                            self._finish(s, "cancelled")
+                            self._finish(s, FinishReason.CANCELLED)
                 self._admit()
                 self._resolve_waits()
                 if any(s.busy for s in self.slots):
                     self._step()
         except Exception as exc:  # a bug or a fatal llama.cpp error: end every request, never hang
-            reason, error = "error", f"engine failure: {exc!r}"
+            reason, error = FinishReason.ERROR, f"engine failure: {exc!r}"
             self.fatal = error
         finally:
             with self.cv:
@@ -151,7 +151,7 @@ class Scheduler:
                     return
                 req = self.waiting.popleft()
             if req.handle.cancel_requested:
-                req.handle._finish(req.unstarted("cancelled", None))
+                req.handle._finish(req.unstarted(FinishReason.CANCELLED, None))
                 continue
             self._start(slot, req)
 
@@ -165,7 +165,7 @@ class Scheduler:
             try:
                 slot.matcher = self.core.compiler.matcher(req.grammar)
             except Exception as exc:
-                self._finish(slot, "error", str(exc))
+                self._finish(slot, FinishReason.ERROR, str(exc))
                 return
         self.mem.seq_rm(slot.id)
         entry, n = self.cache.lookup(req.prompt) if self.cache.enabled else (None, 0)
@@ -230,7 +230,7 @@ class Scheduler:
                 masks.result()
             for s in {it[0] for it in items}:
                 if s.busy:
-                    self._finish(s, "error", f"llama_decode failed (code {rc})")
+                    self._finish(s, FinishReason.ERROR, f"llama_decode failed (code {rc})")
             return
         self.steps += 1
         if self.prefill_limit < self.batch.n:
@@ -273,7 +273,7 @@ class Scheduler:
         victim = max((it[0] for it in items if it[0].busy), key=lambda s: s.t_admit, default=None)
         if victim is None:
             return False
-        self._finish(victim, "error", "KV cache full")
+        self._finish(victim, FinishReason.ERROR, "KV cache full")
         return True
 
     def _sample(self, s: Slot, row: int, now: float) -> None:
@@ -281,7 +281,7 @@ class Scheduler:
         logits = np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
         tok = constrained_choice(s.sampler, logits, s.matcher, self.masks.mask[s.id])
         if tok < 0:
-            self._finish(s, "error", "the grammar allows no token here")
+            self._finish(s, FinishReason.ERROR, "the grammar allows no token here")
             return
         self._accept(s, tok, now)
 
@@ -289,11 +289,11 @@ class Scheduler:
         if s.t_first is None:
             s.t_first = now
         if self.core.is_eog(tok):
-            self._finish(s, "eog")
+            self._finish(s, FinishReason.EOG)
             return
         m = s.matcher
         if m is not None and not m.consume([tok]):
-            self._finish(s, "error", f"grammar matcher error: {m.error()}")
+            self._finish(s, FinishReason.ERROR, f"grammar matcher error: {m.error()}")
             return
         new = [tok]
         req = s.req
@@ -311,11 +311,11 @@ class Scheduler:
         if text:
             self._emit(s, text, now)
         if s.stream.stopped:
-            self._finish(s, "stop")
+            self._finish(s, FinishReason.STOP)
         elif m is not None and m.is_stopped():
-            self._finish(s, "grammar")
+            self._finish(s, FinishReason.GRAMMAR)
         elif s.generated >= req.max_tokens or s.n_past + len(new) >= self.cfg.n_ctx_per_slot:
-            self._finish(s, "length")
+            self._finish(s, FinishReason.LENGTH)
         else:
             s.pending = new
 
@@ -326,12 +326,12 @@ class Scheduler:
         s.req.handle._emit(Piece(text, now, s.unsent_tokens))
         s.unsent_tokens = 0
 
-    def _finish(self, s: Slot, reason: str, error: str | None = None) -> None:
+    def _finish(self, s: Slot, reason: FinishReason, error: str | None = None) -> None:
         req = s.req
         if req is None:
             return
         now = time.perf_counter()
-        if s.stream is not None and reason not in ("stop",):
+        if s.stream is not None and reason != FinishReason.STOP:
             tail = s.stream.flush()
             if tail:
                 self._emit(s, tail, now)
