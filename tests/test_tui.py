@@ -366,9 +366,10 @@ def frozen(monkeypatch):
     import aegis_tui.answer.pipeline
     import aegis_tui.tui.app
     import aegis_tui.tui.runs
+    import aegis_tui.tui.workers
 
     clock = SimpleNamespace(perf_counter=lambda: 100.0, monotonic=lambda: 100.0)
-    for module in (aegis_tui.answer.pipeline, aegis_tui.tui.app, aegis_tui.tui.runs):
+    for module in (aegis_tui.answer.pipeline, aegis_tui.tui.app, aegis_tui.tui.runs, aegis_tui.tui.workers):
         monkeypatch.setattr(module, "time", clock)
     return clock
 

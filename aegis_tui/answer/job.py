@@ -63,8 +63,7 @@ class Job:
     def render(self, parts: PromptParts) -> str:
         """The prompt text in the engine's chat template (completion style without one)."""
         e = self.engine
-        return render(parts, getattr(e, "chat_template", None),
-                      bos_token=getattr(e, "bos_text", ""), eos_token=getattr(e, "eos_text", ""))
+        return render(parts, e.chat_template, bos_token=e.bos_text, eos_token=e.eos_text)
 
     def submit(self, prompt: str, grammar: str | None, max_tokens: int, stop=None):
         """Submit one request; the first attempt decodes greedily, repairs sample (seeded by the attempt)."""
