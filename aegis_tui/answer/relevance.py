@@ -268,12 +268,50 @@ def _without_groups(text: str, keep: int) -> str:
     return _OPEN_GROUP.sub(lambda g: "" if g.start() > keep else g.group(), text).rstrip()
 
 
+def candidate_key(c: Candidate) -> str:
+    """A candidate's identity within its document: the value's offset and text (stable for the same text)."""
+    return f"{c.offset}:{c.value}"
+
+
+_DOC_CANDIDATES: dict[str, list[Candidate]] = {}
+
+
+def document_candidates(doc: Document) -> list[Candidate]:
+    """Every value of the document as a (clause, quantity) candidate, question-free.
+
+    Computed once per document text. Candidates follow the structure: a table cell comes with its row label
+    and column header, a list item with its lead-in, every value with its section; only values (no section
+    numbers, dates or codes) count.
+    """
+    key = doc.sha256
+    if key not in _DOC_CANDIDATES:
+        if len(_DOC_CANDIDATES) >= 8:
+            _DOC_CANDIDATES.pop(next(iter(_DOC_CANDIDATES)))
+        # one candidate per value occurrence (tables first, then the text, as ranking ties have always gone)
+        _DOC_CANDIDATES[key] = list({candidate_key(c): c for c in _all_candidates(doc)}.values())
+    return _DOC_CANDIDATES[key]
+
+
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
     """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
 
-    Candidates follow the structure: a table cell comes with its row label and column header, a list item
-    with its lead-in, every value with its section; only values (no section numbers, dates or codes) count.
+    Candidates of a sibling scope the question names instead (another section, table row or column) are left
+    out before ranking.
     """
+    cands = list(document_candidates(doc))
+    asked = expand_question(question)  # "hotel" names the Lodging section
+    picks: dict = {}
+    cands = [c for c in cands if not _other_scope(doc, c, asked, picks)]
+    if not cands:
+        return []
+    scores = _score([c.framed for c in cands], question)
+    ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
+    floor = max(ranked[0][1] * min_ratio, 1e-9)
+    chosen = [Candidate(**{**c.__dict__, "score": s}) for c, s in ranked[:top_k] if s >= floor]
+    return sorted(chosen, key=lambda c: c.offset)
+
+
+def _all_candidates(doc: Document) -> list[Candidate]:
     structure = doc.structure
     carried = _carried_heads(doc)
     clauses_of: dict[int, list[Span]] = {}
@@ -312,16 +350,7 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                         continue
                     cands.append(Candidate(quote, head, _without_groups(text, m.start), m.text, m.start, at,
                                            scope=scope))
-    asked = expand_question(question)  # "hotel" names the Lodging section
-    picks: dict = {}
-    cands = [c for c in cands if not _other_scope(doc, c, asked, picks)]
-    if not cands:
-        return []
-    scores = _score([c.framed for c in cands], question)
-    ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
-    floor = max(ranked[0][1] * min_ratio, 1e-9)
-    chosen = [Candidate(**{**c.__dict__, "score": s}) for c, s in ranked[:top_k] if s >= floor]
-    return sorted(chosen, key=lambda c: c.offset)
+    return cands
 
 
 def asked_predicates(question: str) -> list[str]:
