@@ -161,11 +161,23 @@ def test_crash_mid_record_is_truncated_not_corrupt(log):
 
 def test_append_after_a_crash_drops_the_unfinished_record(log):
     data = log.read_bytes()
-    log.write_bytes(data[:-25])
+    log.write_bytes(data[:-25])  # the 4th record was cut by a crash before its head update: never acknowledged
+    head = log.parent / (log.name + ".head")
+    head.write_text(json.dumps({"seq": 2, "hash": json.loads(_lines(log)[2])["hash"]}))
     stored = AuditLog(log).append({"question": "after crash"})
     assert stored["seq"] == 3
+    assert stored["dropped"]["offset"] == len(b"".join(line + b"\n" for line in _lines(log)[:3]))
+    assert stored["dropped"]["length"] == len(data) - 25 - stored["dropped"]["offset"]
     check = verify_log(log)
-    assert check.ok and check.records == 4
+    assert check.ok and check.records == 4 and len(check.dropped) == 1
+
+
+def test_append_after_losing_an_acknowledged_record_is_refused(log):
+    data = log.read_bytes()
+    log.write_bytes(data[:-25])  # the 4th record was acknowledged (the head file names it), then cut
+    with pytest.raises(AuditError, match="acknowledged record.*aegis audit verify"):
+        AuditLog(log).append({"question": "after the cut"})
+    assert log.read_bytes() == data[:-25]
 
 
 @pytest.mark.parametrize("make,message", [
