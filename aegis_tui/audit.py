@@ -205,6 +205,7 @@ class AuditLog:
                 body["dropped"] = {"offset": tail.end, "length": len(cut), "sha256": hashlib.sha256(cut).hexdigest(),
                                    "why": "an unfinished record that was never acknowledged (a crash mid-write)"}
             last = tail.last
+            self._adopt(tail)
             seq = 0 if last is None else last["seq"] + 1
             return self._write(fd, tail.end, cut, body, seq, GENESIS if last is None else last["hash"])
 
@@ -219,6 +220,7 @@ class AuditLog:
             head = _read_head(self.path)
             tail = _read_tail(fd)
             if not _problem(tail, head):
+                self._adopt(tail)
                 return None
             size = os.fstat(fd).st_size
             data = os.pread(fd, size, 0)
@@ -242,6 +244,16 @@ class AuditLog:
             seq = max(last["seq"] if last else -1, head["seq"] if isinstance(head, dict) else -1) + 1
             return self._write(fd, end, removed, {"command": "seal", "gap": gap}, seq,
                                GENESIS if last is None else last["hash"])
+
+    def _adopt(self, tail: _Tail) -> None:
+        """Point the head file at a complete last record whose own append died before updating it, so that a
+        second crash cannot leave the head two records behind (which would read as a loss)."""
+        last = tail.last
+        if last is not None and _read_head(self.path) != {"seq": last["seq"], "hash": last["hash"]}:
+            try:
+                self._write_head(last["seq"], last["hash"])
+            except OSError as exc:
+                raise AuditError(f"{self.path}: cannot write the audit log ({exc.strerror or exc})") from None
 
     def _write(self, fd: int, end: int, after: bytes, body: dict, seq: int, prev: str) -> dict:
         """Write the record at `end` (over the bytes `after` it), cut what followed, fsync, then the head file.
@@ -332,19 +344,19 @@ def _flock(fd: int) -> None:
 @dataclass
 class AuditCheck:
     """The result of re-checking a log: ok, how many good records, what is wrong, whether the tail was cut,
-    the losses sealed into the log as gap records, and the unacknowledged tails appends dropped."""
+    the losses sealed into the log as gap records, and notes on crashes that lost nothing acknowledged."""
 
     ok: bool
     records: int
     problems: list[str] = field(default_factory=list)
     truncated: bool = False
     gaps: list[str] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     head: dict | None = None
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "records": self.records, "problems": self.problems, "truncated": self.truncated,
-                "gaps": self.gaps, "dropped": self.dropped, "head": self.head}
+                "gaps": self.gaps, "notes": self.notes, "head": self.head}
 
 
 def _describe_gap(seq: int, ts, gap: dict) -> str:
@@ -375,13 +387,13 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
         raise AuditError(f"{path}: cannot read ({exc.strerror})") from None
     problems: list[str] = []
     gaps: list[str] = []
-    dropped: list[str] = []
+    notes: list[str] = []
     hashes: dict[int, str] = {}
     lost: dict[int, int] = {}  # lost seq -> the gap record's seq
     truncated = False
     lines = data.split(b"\n")
     tail = lines.pop()  # b"" when the file ends with a newline
-    prev, expected, good = GENESIS, 0, 0
+    prev, expected, good, last_link = GENESIS, 0, 0, None
     for n, raw in enumerate(lines, start=1):
         try:
             rec = json.loads(raw)
@@ -407,11 +419,11 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
             gaps.append(_describe_gap(seq, rec.get("ts"), gap))
         d = rec.get("dropped")
         if isinstance(d, dict):
-            dropped.append(f"seq {seq}: an unfinished, unacknowledged record of {d.get('length')} byte(s) at "
+            notes.append(f"seq {seq}: an unfinished, unacknowledged record of {d.get('length')} byte(s) at "
                            f"offset {d.get('offset')} was dropped before it")
         if isinstance(seq, int):
             hashes[seq] = digest
-        prev, expected = digest, (seq + 1 if isinstance(seq, int) else expected + 1)
+        prev, expected, last_link = digest, (seq + 1 if isinstance(seq, int) else expected + 1), link
         good += 1
     if tail.strip():
         try:
@@ -423,6 +435,9 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
     head = _read_head(path)
     if head == _UNREADABLE:
         problems.append("the head file is unreadable")
+    elif head == {"seq": expected - 2, "hash": last_link}:
+        notes.append(f"seq {expected - 1}: written, but its append never returned (the process ended before the "
+                     "head file was updated); nothing acknowledged is missing")
     elif isinstance(head, dict) and (head["seq"] != expected - 1 or head["hash"] != prev):
         if head["seq"] > expected - 1:
             problems.append(f"the head file records seq {head['seq']} but the log ends at seq {expected - 1}: "
@@ -440,4 +455,4 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
             problems.append(f"expected head seq {want} has hash {digest[:16]}… but the log's seq {want} has "
                             f"{have[:16]}…: the log was rewritten after the report was pinned")
     return AuditCheck(ok=not problems, records=good, problems=problems, truncated=truncated, gaps=gaps,
-                      dropped=dropped, head=head if isinstance(head, dict) else None)
+                      notes=notes, head=head if isinstance(head, dict) else None)

@@ -169,7 +169,7 @@ def test_append_after_a_crash_drops_the_unfinished_record(log):
     assert stored["dropped"]["offset"] == len(b"".join(line + b"\n" for line in _lines(log)[:3]))
     assert stored["dropped"]["length"] == len(data) - 25 - stored["dropped"]["offset"]
     check = verify_log(log)
-    assert check.ok and check.records == 4 and len(check.dropped) == 1
+    assert check.ok and check.records == 4 and len(check.notes) == 1
 
 
 def test_append_after_losing_an_acknowledged_record_is_refused(log):

@@ -41,8 +41,8 @@ def run_verify(args) -> int:
             print(f"  - {problem}")
         for gap in check.gaps:
             print(f"  gap: {gap}")
-        for note in check.dropped:
-            print(f"  dropped: {note}")
+        for note in check.notes:
+            print(f"  note: {note}")
         if expect is not None and check.ok:
             print(f"  head seq {expect['seq']} matches {expect['hash']}")
     return 0 if check.ok else 1
