@@ -158,3 +158,15 @@ def test_a_deleted_head_file_is_refused_not_restarted(tmp_path):
         audit.append({"question": "q2"})
     assert audit.seal()["gap"]["head"] == "missing"
     assert verify_log(log).ok
+
+
+@pytest.mark.model
+def test_ask_json_is_pinned_to_the_audit_head_it_wrote(tmp_path, embedded_model):
+    log = tmp_path / "audit.jsonl"
+    AuditLog(log).append({"question": "an earlier run"})
+    proc = aegis("ask", "sample:en", "What is the lodging cap?", "--model", embedded_model, "--format", "json",
+                 "--audit-log", str(log))
+    assert proc.returncode in (0, 1), proc.stderr
+    pin = json.loads(proc.stdout)["audit_head"]
+    assert pin == {"log": str(log), **current_head(log)} and pin["seq"] == 1
+    assert aegis("audit", "verify", str(log), "--expect-head", f"{pin['seq']}:{pin['hash']}").returncode == 0

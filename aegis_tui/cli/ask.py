@@ -66,7 +66,9 @@ def run(args) -> int:
         progress.close()
         engine.close()
     if args.format == "json":
-        print_json(ans.to_json())
+        # pinned to the audit head it was written under: `aegis audit verify --expect-head SEQ:HASH` checks it later
+        pin = audit.head() if audit is not None else None
+        print_json({**ans.to_json(), "audit_head": {"log": str(audit.path), **pin} if pin else None})
     else:
         print_text(ans, doc)
     return 0 if ans.state == Outcome.DONE else 1
