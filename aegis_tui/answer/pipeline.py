@@ -14,16 +14,18 @@ from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
 from .extract import Extractor, extractor_for
+from .factindex import IndexStore
+from .pick import choose
 from .job import Cancelled, Job
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, EntityAwareRealizer
-from .relevance import Candidate, enumerate_candidates, focus
+from .relevance import Candidate, candidate_key, enumerate_candidates, focus
 from .repair import Worklist, failure_note
 from .states import Answer, Outcome, PipelineEvent, State
 from .verify import Tier1CodeVerifier, unsupported_numbers
 
 MODES = ("two-stage", "baseline")
-STRATEGIES = ("fan-out", "single-pass")
+STRATEGIES = ("index", "fan-out", "single-pass")
 PROSE_STOP = ("\n\n", "问题：", "Question:", "【", "[DOCUMENT")  # where a base model starts a new turn
 
 
@@ -44,11 +46,20 @@ class PipelineConfig:
 class Pipeline:
     """Answers questions about documents with an engine; every number in a two-stage answer is verified."""
 
-    def __init__(self, engine: EngineProtocol, config: PipelineConfig | None = None, audit=None) -> None:
+    def __init__(self, engine: EngineProtocol, config: PipelineConfig | None = None, audit=None,
+                 indexes: IndexStore | None = None) -> None:
         self.engine = engine
         self.config = config or PipelineConfig()
         self.audit = audit
         self._verifiers: dict[str, Tier1CodeVerifier] = {}
+        self._indexes = indexes
+
+    @property
+    def indexes(self) -> IndexStore:
+        """The fact indexes this pipeline answers from (in memory unless the caller gave a cached store)."""
+        if self._indexes is None:
+            self._indexes = IndexStore(self.engine, self.config.model_name, max_attempts=self.config.max_attempts)
+        return self._indexes
 
     def answer(self, doc: Document, question: str, mode: str = "two-stage", *,
                on_event: Callable[[PipelineEvent], None] | None = None,
@@ -65,6 +76,8 @@ class Pipeline:
         try:
             if mode == "baseline":
                 self._baseline(doc, job)
+            elif self.config.strategy == "index":
+                self._from_index(doc, job)
             else:
                 self._two_stage(doc, job)
         except Cancelled:
@@ -118,6 +131,53 @@ class Pipeline:
                 report = verify([fv.fact for fv in report.verified])
         if report is not None:
             report = self._focus(verifier, report, ans)
+        self._realize(doc, job, report, verify_ms)
+
+    def _from_index(self, doc: Document, job: Job) -> None:
+        """Answer by choosing among the document's verified facts, labelling first what the question needs."""
+        ans = job.answer
+        cfg = self.config
+        indexer = self.indexes.indexer(doc)
+        index = indexer.index
+        job.enter(State.EXTRACT, f"choosing among verified facts ({index.done}/{index.total} values indexed)")
+        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k)
+        ans.offered = list(dict.fromkeys(c.quote for c in cands))
+        keys = [candidate_key(c) for c in cands]
+        missing = [k for k in keys if not index.is_done(k)]
+        t = time.perf_counter()
+        if missing:
+            job.emit(State.EXTRACT, f"indexing the {len(missing)} value(s) the question needs")
+            indexer.ensure(keys, job.cancel)
+            job.check()
+        ans.timings["index_s"] = round(time.perf_counter() - t, 4)
+        ans.rejected = [index.rejected[k].to_json() for k in keys if k in index.rejected]
+        shortlist = [index.facts[k] for k in keys if k in index.facts]
+        report = None
+        verify_ms = 0.0
+        if not cands:
+            job.enter(State.FALLBACK, "no clause of the document matches the question")
+        elif not shortlist:
+            job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
+        else:
+            contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
+            kept = choose(job, doc, shortlist, contexts)
+            job.check()
+            if kept:
+                job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
+                verifier = self._verifier(doc)
+                t = time.perf_counter()
+                report = verifier.verify(ExtractionPayload(atomic_facts=[f.fact for f in kept]))
+                if report.rejected:
+                    ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
+                    report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
+                report = self._focus(verifier, report, ans) if report.verified else None
+                verify_ms = (time.perf_counter() - t) * 1000
+            else:
+                job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
+        self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "")
+
+    def _realize(self, doc: Document, job: Job, report, verify_ms: float, scope: str = "") -> None:
+        ans = job.answer
         ans.report = report
         job.check()
         job.enter(State.REALIZE, f"{ans.verified_count} verified fact(s)")
@@ -125,7 +185,8 @@ class Pipeline:
         if report is None:
             ans.answer = FALLBACK_TEXT.get(doc.language, FALLBACK_TEXT["en"])
         else:
-            ans.answer = EntityAwareRealizer().realize(report, doc, language=doc.language, question=ans.question)
+            ans.answer = EntityAwareRealizer().realize(report, doc, language=doc.language, question=ans.question,
+                                                       scope=scope)
         realize_ms = (time.perf_counter() - t) * 1000
         ans.state = Outcome.DONE if ans.verified_count else Outcome.FALLBACK
         job.enter(ans.state.final_state, f"{ans.verified_count} verified, {len(ans.rejected)} dropped")
@@ -193,3 +254,21 @@ class Pipeline:
                       "question": ans.question, "model": self.config.model_name, "facts": [],
                       "summary": {"total": 0, "passed": 0, "failed": 0}, "transitions": transitions, **extra}
         self.audit.append(record)
+
+
+def _scope_of(report, doc: Document) -> str:
+    """The one section every verified fact stands under, when the document has several: what the answer is
+    about, titled without its numbering (and left unsaid when the title holds a number the facts do not)."""
+    from .structural import title_of
+
+    def titled(h: str) -> str:
+        return title_of(h.lstrip("#").strip())
+
+    sections = set()
+    for fv in report.verified:
+        at = fv.anchor
+        names = [t for h in (doc.structure.heading_path(at) if at is not None else ()) if (t := titled(h))]
+        sections.add(names[-1] if names else "")
+    if len(sections) != 1 or not (only := next(iter(sections))) or any(ch.isdigit() for ch in only):
+        return ""
+    return only if len({t for h in doc.structure.headings if (t := titled(h.text))}) > 1 else ""

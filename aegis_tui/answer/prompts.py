@@ -10,6 +10,7 @@ from importlib import resources
 
 from ..grammar.grounded import containing_rule, substring_rule
 from ..text.lexicon import CJK, FUNCTION_WORDS_EN
+from ..text.quantity import find_quantities
 from .relevance import Candidate
 from .repair import RepairNote
 from .structural import title_of
@@ -24,6 +25,11 @@ TEXT = {
         "task_prose": "【任务】根据文件回答问题。\n",
         "q": "问题：", "section": "章节：", "clause": "条款：", "value": "数值：", "answer": "答案：",
         "repair": "注意：上次的答案 {prev} 未通过核验（{rule}：{detail}），请重新选择。\n",
+        "task_index": "【任务】为条款中的数值标注主体(subject)和谓词(predicate)，两者都必须摘自条款原文。"
+                      "以下示例来自另一份文件《{src}》。\n",
+        "task_pick": "【任务】判断每条事实是否回答问题（是/否）。只有直接回答问题所问内容的事实才答“是”。"
+                     "以下示例来自另一份文件《{src}》。\n",
+        "fact": "事实：", "pick": "回答问题：", "text": "原文：", "yes": "是", "no": "否",
     },
     "en": {
         "doc": "[DOCUMENT]\n{doc}\n[END OF DOCUMENT]\n",
@@ -36,6 +42,11 @@ TEXT = {
         "task_prose": "[TASK] Answer the question from the document.\n",
         "q": "Question: ", "section": "Section: ", "clause": "Clause: ", "value": "Value: ", "answer": "Answer: ",
         "repair": "Note: the previous answer {prev} failed verification ({rule}: {detail}); choose again.\n",
+        "task_index": "[TASK] Label the subject and predicate of the value in the clause; both must be copied "
+                      "from the clause. The examples come from another document, \"{src}\".\n",
+        "task_pick": "[TASK] Say whether each fact answers the question (yes/no): yes only when the fact gives "
+                     "what the question asks for. The examples come from another document, \"{src}\".\n",
+        "fact": "Fact: ", "pick": "Answers the question: ", "text": "Text: ", "yes": "yes", "no": "no",
     },
 }
 
@@ -127,6 +138,61 @@ def facts_prompt(doc_text: str, question: str, lang: str, repair: RepairNote | N
     return PromptParts(prefix, suffix, system=t["task_facts"].format(src=ex["document"]).strip())
 
 
+def index_label_prompt(cand: Candidate, lang: str, heading_path: tuple[str, ...] = (),
+                       repair: RepairNote | None = None) -> PromptParts:
+    """Indexing: the model labels one value from its local context only (heading path, quote, clause).
+
+    No document and no question: the shared prefix is the instruction and the examples, so every value of
+    every document shares it, and no document is too long for a slot.
+    """
+    t = TEXT[_lang(lang)]
+    ex = fewshot()[_lang(lang)]
+    lines = [t["task_index"].format(src=ex["document"])]
+    for e in ex["label"]:
+        answer = {k: v for k, v in e["answer"].items() if k != "relevant"}
+        lines.append(f"{t['clause']}{e['context']}\n{t['value']}{e['value']}\n{t['answer']}{_compact(answer)}\n")
+    prefix = "".join(lines)
+    path = " > ".join(h.strip() for h in heading_path if h.strip())
+    section = f"{t['section']}{path}\n" if path else (f"{t['section']}{cand.scope}\n" if cand.scope else "")
+    quote = " ".join(cand.quote.split())
+    text = f"{t['text']}{quote}\n" if quote and quote not in " ".join(cand.context.split()) else ""
+    suffix = f"{section}{text}{t['clause']}{cand.context}\n{t['value']}{cand.value}\n"
+    if repair:
+        suffix += t["repair"].format(prev=repair.prev, rule=repair.rule, detail=repair.detail)
+    suffix += t["answer"]
+    return PromptParts(prefix, suffix, system=t["task_index"].format(src=ex["document"]).strip())
+
+
+def fact_line(subject: str, predicate: str, value: str, scope: str = "") -> str:
+    """One verified fact as the relevance prompt shows it: [scope] subject / predicate: value."""
+    where = f"[{scope}] " if scope else ""
+    return f"{where}{subject} / {predicate}: {value}"
+
+
+def pick_prompt(question: str, line: str, lang: str) -> PromptParts:
+    """Answering from the index: does this verified fact answer the question? (the prefix holds the question)"""
+    t = TEXT[_lang(lang)]
+    ex = fewshot()[_lang(lang)]
+    lines = [t["task_pick"].format(src=ex["document"]), f"{t['q']}{ex['question']}\n"]
+    for e in ex["label"]:
+        a = e["answer"]
+        lines.append(f"{t['fact']}{fact_line(a['subject'], a['predicate'], e['value'])}\n"
+                     f"{t['pick']}{t['yes'] if a['relevant'] else t['no']}\n")
+    lines.append(f"{t['q']}{question.strip()}\n")
+    suffix = f"{t['fact']}{line}\n{t['pick']}"
+    return PromptParts("".join(lines), suffix, system=t["task_pick"].format(src=ex["document"]).strip())
+
+
+def pick_grammar(lang: str) -> str:
+    """GBNF for the relevance decision: the language's yes or no."""
+    t = TEXT[_lang(lang)]
+    return f'root ::= "{t["yes"]}" | "{t["no"]}"\n'
+
+
+def is_yes(text: str, lang: str) -> bool:
+    return text.strip().startswith(TEXT[_lang(lang)]["yes"])
+
+
 FACT_ORDER = ("source_text", "subject", "predicate", "object_value", "fact_type")
 
 
@@ -165,7 +231,7 @@ def _split_on(text: str, word: str) -> list[str]:
     return re.split(r"(?<![A-Za-z0-9])" + re.escape(word) + r"(?![A-Za-z0-9])", text)
 
 
-def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
+def label_grammar(cand: Candidate, repair: RepairNote | None = None, relevance: bool = True) -> str:
     """GBNF for a fan-out answer: subject and predicate are spans of the candidate's text, then relevance.
 
     Relevance comes last so that even a small model that is biased towards "false" has labelled the value.
@@ -176,6 +242,9 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
     own = _last_pieces(cand.before, 1)
     near_before = own if len(own.strip()) >= 8 else _last_pieces(cand.before, 2)
     near_after = _SEP.split(cand.after, maxsplit=1)[0]
+    if not relevance and (later := find_quantities(near_after)):
+        # the index's grammar: the words after a value end at the next value ("… in standard cities and $400 …")
+        near_after = re.sub(r"(?:\s+(?:and|or)|[和及或与])\s*$", "", near_after[: later[0].start])
     pieces = [("subj-a", near_before), ("subj-b", near_after)]
     if _ENTITY_AFTER.match(near_after) and _content(near_after):
         pieces = pieces[1:]  # "$400 per night in high-cost cities": the entity follows the value
@@ -204,9 +273,12 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None) -> str:
     if not subj_alts:
         rules += substring_rule("subj-c", cand.context)
         subj_alts.append("subj-c")
-    head = [
-        ("root", '"{\\"subject\\": " subject ", \\"predicate\\": " pred ", \\"relevant\\": " relevant "}"'),
-        ("relevant", '"true" | "false"'),
-        ("subject", " | ".join(subj_alts)),
-    ]
+    if relevance:
+        head = [
+            ("root", '"{\\"subject\\": " subject ", \\"predicate\\": " pred ", \\"relevant\\": " relevant "}"'),
+            ("relevant", '"true" | "false"'),
+        ]
+    else:  # indexing: no question, so no relevance
+        head = [("root", '"{\\"subject\\": " subject ", \\"predicate\\": " pred "}"')]
+    head.append(("subject", " | ".join(subj_alts)))
     return "\n".join(f"{n} ::= {r}" for n, r in head + rules) + "\n"

@@ -27,6 +27,7 @@ FALLBACK_TEXT = {
     "en": "The document does not state this with verifiable evidence.",
 }
 LEAD = {"zh": "根据文件：", "en": "According to the document: "}
+SCOPED_LEAD = {"zh": "根据文件「{scope}」部分：", "en": "According to the document, under \"{scope}\": "}
 
 # predicate family -> template of one clause ({p} predicate, {v} value)
 TEMPLATES = {
@@ -110,7 +111,8 @@ class EntityAwareRealizer:
     """Groups verified facts by subject and renders them with per-family templates in the document's language."""
 
     def realize(self, report: VerificationReport, document: Document, language: str | None = None,
-                question: str | None = None) -> str:
+                question: str | None = None, scope: str = "") -> str:
+        """The answer; with a scope (the section every fact stands under) the lead names it."""
         lang = language if language in TEMPLATES else document.language
         verified = report.verified
         allowed = _allowed(verified)
@@ -128,7 +130,8 @@ class EntityAwareRealizer:
         sentences = [s for s in written if s and all(m.quantity in allowed for m in find_quantities(s))]
         if not sentences:
             return FALLBACK_TEXT[lang]
-        return LEAD[lang] + ("" if lang == "zh" else " ").join(sentences)
+        lead = SCOPED_LEAD[lang].format(scope=" ".join(scope.split())) if scope else LEAD[lang]
+        return lead + ("" if lang == "zh" else " ").join(sentences)
 
     def subject_of(self, fv: FactVerdict, document: Document) -> str:
         """The subject as the document names it, with its modifiers (三级医疗机构 -> 三级定点医疗机构)."""

@@ -1,0 +1,404 @@
+"""The verified fact table of a document: every value labelled once from its local context, verified once, kept.
+
+Questions are then answered by choosing among verified facts (see answer/pick.py) instead of re-reading the
+document. The table is built by an ``Indexer`` over the engine's slots, in priority order (a question moves
+its candidates to the front), and journalled to an ``IndexCache`` as it grows, so a killed build loses
+nothing already verified and a reopened document answers at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from pydantic import ValidationError
+
+from ..engine.config import Sampling
+from ..engine.protocol import EngineProtocol
+from ..errors import AegisError
+from ..schema import AtomicFact, ExtractionPayload, FactType
+from ..text.document import Document
+from .prompts import index_label_prompt, label_grammar, render
+from .relevance import Candidate, candidate_key, document_candidates
+from .repair import RepairNote, compact_fact, failure_note
+from .report import FactVerdict, locate
+from .structural import title_of
+from .verify import Tier1CodeVerifier
+
+LABEL_MAX_TOKENS = 64
+
+
+@dataclass
+class IndexedFact:
+    """One verified fact of the table: the candidate it labels, its verdict (every rule passed) and scope."""
+
+    key: str
+    verdict: FactVerdict
+    scope: tuple[str, ...]           # heading path of the value
+
+    @property
+    def fact(self) -> AtomicFact:
+        return self.verdict.fact
+
+    @property
+    def section(self) -> str:
+        """The nearest titled heading over the value ("" at top level)."""
+        titled = [h for h in self.scope if title_of(h)]
+        return titled[-1] if titled else ""
+
+    def to_json(self, document: Document) -> dict:
+        f = self.fact.model_dump(mode="json")
+        where = locate(document, self.verdict.anchor)
+        return {"key": self.key, **f, "scope": list(self.scope), "section": self.section,
+                "evidence": {**where, **{c.rule: c.evidence for c in self.verdict.checks
+                                         if c.rule == "table_binding" and c.evidence}},
+                "rules": [c.rule for c in self.verdict.checks if c.passed]}
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A value whose label did not verify after every attempt: the failing rule, its detail, the label."""
+
+    key: str
+    rule: str
+    detail: str
+    fact: dict | None = None
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "rule": self.rule, "detail": self.detail, "fact": self.fact}
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Indexing progress for a bar: values done of total, labelling rate and time left."""
+
+    done: int
+    total: int
+    verified: int
+    rejected: int
+    rate: float          # values per second in this run
+    eta_s: float | None
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= self.total
+
+
+class FactIndex:
+    """The fact table of one document for one model: verified facts and rejections by candidate key."""
+
+    def __init__(self, document: Document, model_id: str, cache=None) -> None:
+        self.document = document
+        self.model_id = model_id
+        self.cache = cache                      # IndexCache or None (in memory only)
+        self.verifier = Tier1CodeVerifier(document)
+        self.candidates: dict[str, Candidate] = {candidate_key(c): c for c in document_candidates(document)}
+        self.facts: dict[str, IndexedFact] = {}
+        self.rejected: dict[str, Rejection] = {}
+        self.loaded = 0                          # facts that came from the cache and re-verified
+        self.distrusted = 0                      # cache entries that did not re-verify (rebuilt)
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        if cache is not None:
+            self._load()
+
+    # ---- state -----------------------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        return len(self.candidates)
+
+    @property
+    def done(self) -> int:
+        return len(self.facts) + len(self.rejected)
+
+    @property
+    def complete(self) -> bool:
+        return self.done >= self.total
+
+    def is_done(self, key: str) -> bool:
+        return key in self.facts or key in self.rejected
+
+    def pending(self) -> list[str]:
+        """Keys not labelled yet, in document order."""
+        return [k for k, c in sorted(self.candidates.items(), key=lambda kv: kv[1].offset) if not self.is_done(k)]
+
+    def ordered_facts(self) -> list[IndexedFact]:
+        return sorted(self.facts.values(), key=lambda f: self.candidates[f.key].offset)
+
+    # ---- writing -----------------------------------------------------------------------------------
+    def verify_one(self, key: str, fact: AtomicFact) -> FactVerdict:
+        """The verdict of one fact on its own (consistency compares facts of one answer, not of the table)."""
+        with self.lock:
+            return self.verifier.verify(ExtractionPayload(atomic_facts=[fact])).facts[0]
+
+    def add(self, key: str, verdict: FactVerdict) -> None:
+        with self.lock:
+            self.rejected.pop(key, None)
+            self.facts[key] = IndexedFact(key, verdict, self.document.structure.heading_path(
+                self.candidates[key].offset))
+            self._journal({"key": key, "fact": verdict.fact.model_dump(mode="json")})
+            self.changed.notify_all()
+
+    def reject(self, key: str, rule: str, detail: str, fact: AtomicFact | None) -> None:
+        with self.lock:
+            r = Rejection(key, rule, detail, fact.model_dump(mode="json") if fact is not None else None)
+            self.rejected[key] = r
+            self._journal({"key": key, "rejected": {"rule": rule, "detail": detail, "fact": r.fact}})
+            self.changed.notify_all()
+
+    def _journal(self, entry: dict) -> None:
+        if self.cache is not None:
+            self.cache.append(entry)
+
+    def _load(self) -> None:
+        """Facts from the cache, each re-verified against the document: an edited entry is dropped, not trusted."""
+        for entry in self.cache.entries():
+            key = entry.get("key")
+            if key not in self.candidates:
+                self.distrusted += 1
+                continue
+            if "fact" in entry:
+                try:
+                    fact = AtomicFact.model_validate(entry["fact"])
+                except ValidationError:
+                    self.distrusted += 1
+                    continue
+                verdict = self.verifier.verify(ExtractionPayload(atomic_facts=[fact])).facts[0]
+                if verdict.passed and _labels(self.candidates[key], fact):
+                    self.rejected.pop(key, None)
+                    self.facts[key] = IndexedFact(key, verdict, self.document.structure.heading_path(
+                        self.candidates[key].offset))
+                    self.loaded += 1
+                else:
+                    self.distrusted += 1
+            elif isinstance(entry.get("rejected"), dict) and key not in self.facts:
+                r = entry["rejected"]
+                self.rejected[key] = Rejection(key, str(r.get("rule", "")), str(r.get("detail", "")), r.get("fact"))
+
+    # ---- reading ----------------------------------------------------------------------------------
+    def to_json(self) -> dict:
+        doc = self.document
+        with self.lock:
+            facts = [f.to_json(doc) for f in self.ordered_facts()]
+            rejected = [r.to_json() for r in sorted(self.rejected.values(),
+                                                    key=lambda r: self.candidates[r.key].offset)]
+        return {"document": {"path": doc.path, "sha256": doc.sha256, "chars": len(doc.text),
+                             "format": doc.format},
+                "model": self.model_id,
+                "summary": {"values": self.total, "verified": len(facts), "rejected": len(rejected),
+                            "pending": self.total - len(facts) - len(rejected)},
+                "facts": facts, "rejected": rejected}
+
+
+def _labels(cand: Candidate, fact: AtomicFact) -> bool:
+    """Whether a (cached) fact is a label of this candidate: its value and quote are the candidate's."""
+    return fact.object_value == cand.value and fact.source_text == cand.quote and fact.fact_type == FactType.NUMERIC
+
+
+@dataclass
+class _Request:
+    key: str
+    attempt: int
+    handle: object
+    note: RepairNote | None = None
+
+
+@dataclass
+class Indexer:
+    """Labels the values of a FactIndex through the engine's slots, in priority order; cancellable.
+
+    One run at a time labels; ``ensure(keys)`` called by a question while a background run is going moves
+    those keys to the front and waits for them, and otherwise labels them itself.
+    """
+
+    engine: EngineProtocol
+    index: FactIndex
+    max_attempts: int = 2
+    repair_temperature: float = 0.6
+    window: int = 0                      # requests in flight (0: two per slot)
+    on_progress: Callable[[Progress], None] | None = None
+    on_piece: Callable | None = None
+    tokens: int = 0
+    requests: int = 0
+    _queue: deque = field(default_factory=deque)
+    _running: bool = False
+    _t0: float = 0.0
+    _done0: int = 0
+
+    def __post_init__(self) -> None:
+        self._queue = deque(self.index.pending())
+        if self.window <= 0:
+            self.window = 2 * max(1, self.engine.config.n_parallel)
+
+    # ---- scheduling --------------------------------------------------------------------------------
+    def prioritize(self, keys: list[str]) -> None:
+        """Move keys (not yet done) to the front of the queue, keeping their order."""
+        with self.index.lock:
+            front = [k for k in keys if k in self.index.candidates and not self.index.is_done(k)]
+            rest = [k for k in self._queue if k not in set(front)]
+            self._queue = deque(front + rest)
+
+    def ensure(self, keys: list[str], cancel: threading.Event) -> None:
+        """Return once every key is labelled (verified or rejected), labelling them first if no run is going."""
+        self.prioritize(keys)
+        while True:
+            with self.index.lock:
+                left = [k for k in keys if k in self.index.candidates and not self.index.is_done(k)]
+                if not left:
+                    return
+                if self._running:
+                    self.index.changed.wait(0.1)
+                    if cancel.is_set():
+                        return
+                    continue
+            self.run(cancel, only=left)
+            if cancel.is_set():
+                return
+
+    def progress(self) -> Progress:
+        idx = self.index
+        with idx.lock:
+            done = idx.done
+            elapsed = time.perf_counter() - self._t0 if self._t0 else 0.0
+            rate = (done - self._done0) / elapsed if elapsed > 0 else 0.0
+            left = idx.total - done
+            return Progress(done, idx.total, len(idx.facts), len(idx.rejected), rate,
+                            left / rate if rate > 0 else (0.0 if not left else None))
+
+    # ---- the run -----------------------------------------------------------------------------------
+    def run(self, cancel: threading.Event, only: list[str] | None = None) -> None:
+        """Label queued values until the queue (or `only`) is done or cancel is set; ends cancelled requests."""
+        with self.index.lock:
+            if self._running:
+                raise AegisError("the index is already being built")
+            self._running = True
+            self._t0, self._done0 = time.perf_counter(), self.index.done
+        wanted = set(only) if only is not None else None
+        inflight: list[_Request] = []
+        try:
+            while not cancel.is_set():
+                while len(inflight) < self.window:
+                    key = self._next(wanted, {r.key for r in inflight})
+                    if key is None:
+                        break
+                    inflight.append(self._submit(key, 1, None))
+                if not inflight:
+                    break
+                finished = [r for r in inflight if r.handle.done]
+                if not finished:
+                    try:
+                        inflight[0].handle.result(timeout=0.05)
+                    except TimeoutError:
+                        pass
+                    continue
+                for r in finished:
+                    inflight.remove(r)
+                    again = self._absorb(r)
+                    if again is not None and not cancel.is_set():
+                        inflight.append(again)
+                if self.on_progress is not None:
+                    self.on_progress(self.progress())
+        finally:
+            for r in inflight:
+                r.handle.cancel()
+            with self.index.lock:
+                self._running = False
+                self.index.changed.notify_all()
+            if self.on_progress is not None:
+                self.on_progress(self.progress())
+
+    def _next(self, wanted: set[str] | None, busy: set[str]) -> str | None:
+        with self.index.lock:
+            for _ in range(len(self._queue)):
+                key = self._queue.popleft()
+                if self.index.is_done(key) or key in busy:
+                    continue
+                if wanted is not None and key not in wanted:
+                    self._queue.append(key)  # someone else's turn later
+                    continue
+                return key
+            return None
+
+    def _submit(self, key: str, attempt: int, note: RepairNote | None) -> _Request:
+        idx = self.index
+        cand = idx.candidates[key]
+        parts = index_label_prompt(cand, idx.document.language, idx.document.structure.heading_path(cand.offset),
+                                   repair=note)
+        e = self.engine
+        prompt = render(parts, e.chat_template, bos_token=e.bos_text, eos_token=e.eos_text)
+        sampling = Sampling() if attempt == 1 else Sampling(temperature=self.repair_temperature, top_p=0.95,
+                                                             seed=attempt)
+        h = e.submit(prompt, grammar=label_grammar(cand, note, relevance=False), max_tokens=LABEL_MAX_TOKENS,
+                     sampling=sampling, on_piece=self.on_piece)
+        self.requests += 1
+        return _Request(key, attempt, h, note)
+
+    def _absorb(self, r: _Request) -> _Request | None:
+        """Verify one finished label; a failure is re-asked with its note until attempts run out."""
+        from .extract import parse_output
+
+        c = r.handle.result()
+        self.tokens += c.stats.generated_tokens
+        cand = self.index.candidates[r.key]
+        problem, obj = parse_output(c)
+        fact = None
+        if problem:
+            note = RepairNote(c.text[-80:], "output", problem)
+        else:
+            try:
+                fact = AtomicFact(subject=str(obj["subject"]).strip(), predicate=str(obj["predicate"]).strip(),
+                                  object_value=cand.value, fact_type=FactType.NUMERIC, source_text=cand.quote)
+            except (ValidationError, KeyError) as exc:
+                note = RepairNote(c.text[-80:], "schema", str(exc).splitlines()[0])
+            else:
+                if fact.subject in fact.predicate or fact.predicate in fact.subject:
+                    note = RepairNote(compact_fact(fact), "label", "the subject repeats the predicate; the subject "
+                                      "is who or what it applies to", fact=fact,
+                                      avoid_subject=max(fact.subject, fact.predicate, key=len))
+                else:
+                    verdict = self.index.verify_one(r.key, fact)
+                    if verdict.passed:
+                        self.index.add(r.key, verdict)
+                        return None
+                    note = failure_note(verdict)
+                    if note.rule == "entity_binding":  # the re-ask may not name the same subject again
+                        note = replace(note, avoid_subject=fact.subject)
+        if r.attempt < self.max_attempts:
+            return self._submit(r.key, r.attempt + 1, note)
+        self.index.reject(r.key, note.rule, note.detail, fact)
+        return None
+
+
+class IndexStore:
+    """The FactIndex and Indexer of each document opened with one engine, cached on disk when a directory is
+    given; warnings (a cache turned off) are collected for the caller to show once."""
+
+    def __init__(self, engine: EngineProtocol, model_id: str, cache_dir=None, *, max_attempts: int = 2,
+                 on_progress: Callable[[Progress], None] | None = None) -> None:
+        self.engine = engine
+        self.model_id = model_id
+        self.cache_dir = cache_dir
+        self.max_attempts = max_attempts
+        self.on_progress = on_progress
+        self._open: dict[str, Indexer] = {}
+        self._lock = threading.Lock()
+
+    def indexer(self, document: Document) -> Indexer:
+        with self._lock:
+            found = self._open.get(document.sha256)
+            if found is None:
+                cache = None
+                if self.cache_dir is not None:
+                    from .indexcache import IndexCache
+
+                    cache = IndexCache(self.cache_dir, document.sha256, self.model_id)
+                index = FactIndex(document, self.model_id, cache)
+                found = self._open[document.sha256] = Indexer(self.engine, index, max_attempts=self.max_attempts,
+                                                              on_progress=self.on_progress)
+            return found
+
+    def warnings(self) -> list[str]:
+        return [w for i in self._open.values() if i.index.cache is not None for w in i.index.cache.warnings]

@@ -1,0 +1,142 @@
+"""The fact index on disk: one JSON-lines journal per (document, model, Aegis version), under the user cache.
+
+Every labelled value is one appended line, written with a single ``write`` under an exclusive lock and
+flushed, so a process killed mid-index loses at most the line it was writing (a torn last line is skipped on
+load) and two processes indexing the same document interleave whole lines. Nothing read back is trusted:
+the FactIndex re-verifies every cached fact against the document. A directory that cannot be written (read
+only, full disk) turns the cache off with one warning; indexing goes on in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from .. import __version__
+
+ENV_VAR = "AEGIS_CACHE_DIR"
+FORMAT = 1
+
+
+def default_cache_dir() -> Path:
+    """$AEGIS_CACHE_DIR, else the user cache directory for 'aegis' (index/ below it)."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("aegis")) / "index"
+
+
+class IndexCache:
+    """The journal of one document's fact index for one model; warnings collects why it was turned off."""
+
+    def __init__(self, directory: str | Path, doc_sha256: str, model_id: str, version: str = __version__) -> None:
+        self.header = {"format": FORMAT, "document": doc_sha256, "model": model_id, "aegis": version}
+        digest = hashlib.sha256(json.dumps(self.header, sort_keys=True).encode()).hexdigest()[:16]
+        self.path = Path(directory) / f"{doc_sha256[:24]}-{digest}.jsonl"
+        self.enabled = True
+        self.warnings: list[str] = []
+        self.skipped_lines = 0
+
+    def entries(self) -> list[dict]:
+        """The journal's entries after a matching header; [] for a missing, foreign or unreadable file."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            self._off(f"cannot read the index cache {self.path}: {exc.strerror or exc}")
+            return []
+        lines = raw.split(b"\n")
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            header = None
+        if header != self.header:
+            self._discard("its header does not match this document, model and Aegis version")
+            return []
+        out = []
+        for line in lines[1:]:
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                self.skipped_lines += 1  # a torn line from a killed writer, or an edit: rebuilt
+                continue
+            if isinstance(entry, dict):
+                out.append(entry)
+            else:
+                self.skipped_lines += 1
+        return out
+
+    def append(self, entry: dict) -> None:
+        """Append one entry (creating the journal with its header); on an OS error turn the cache off."""
+        if not self.enabled:
+            return
+        line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            self._off(f"cannot write the index cache in {self.path.parent}: {exc.strerror or exc}")
+            return
+        try:
+            import fcntl
+
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                if os.fstat(fd).st_size == 0:
+                    line = (json.dumps(self.header, sort_keys=True) + "\n").encode("utf-8") + line
+                else:
+                    line = self._after_torn_tail(fd) + line
+                _write_all(fd, line)
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        except OSError as exc:
+            self._off(f"cannot write the index cache {self.path}: {exc.strerror or exc}")
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _after_torn_tail(fd: int) -> bytes:
+        """A newline to end a torn last line (a killed writer's), so the next entry starts on its own line."""
+        size = os.fstat(fd).st_size
+        return b"" if os.pread(fd, 1, size - 1) == b"\n" else b"\n"
+
+    def _discard(self, why: str) -> None:
+        """A journal from something else (or damaged at its head) is moved aside, not trusted."""
+        try:
+            os.replace(self.path, self.path.with_suffix(".stale"))
+        except OSError as exc:
+            self._off(f"cannot replace the stale index cache {self.path} ({why}): {exc.strerror or exc}")
+
+    def _off(self, why: str) -> None:
+        if self.enabled:
+            self.enabled = False
+            self.warnings.append(why + "; indexing in memory only")
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def model_fingerprint(path: str | Path) -> str:
+    """A fast identity for a model file: sha256 over its size and its first and last MiB (GGUF header,
+    metadata and the tail of the tensor data); hashing gigabytes on every open would cost seconds."""
+    p = Path(path)
+    h = hashlib.sha256()
+    size = p.stat().st_size
+    h.update(str(size).encode())
+    with p.open("rb") as f:
+        h.update(f.read(1 << 20))
+        if size > 2 << 20:
+            f.seek(size - (1 << 20))
+            h.update(f.read(1 << 20))
+    return h.hexdigest()

@@ -1,0 +1,55 @@
+"""Choosing among verified facts: which shortlisted facts of the index answer the question.
+
+Code decides where it can: a fact whose predicate names what the question asks for is chosen, and a fact
+whose evidence (its clause, section and headers) never mentions anything the question asks for is not; every
+other shortlisted fact gets the model's grammar-constrained yes/no, all of them in flight at once across the slots,
+the question in the shared prefix. Irrelevance is a decision, not a failure: a "no" is recorded as skipped.
+"""
+
+from __future__ import annotations
+
+from ..text.document import Document
+from .factindex import IndexedFact
+from .job import Job
+from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
+from .relevance import asked_predicates, predicate_asked
+from .states import State
+
+PICK_MAX_TOKENS = 2
+
+
+def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:
+    """The shortlisted facts that answer job's question, in shortlist order; contexts holds each fact's evidence
+    as the model saw it (section, headers, clause) by key."""
+    question = job.answer.question
+    lang = doc.language
+    asked = asked_predicates(question)
+    decided: dict[str, bool] = {}
+    reasons: dict[str, str] = {}
+    ask = []
+    for f in shortlist:
+        if predicate_asked(f.fact.predicate, question):
+            decided[f.key] = True
+        elif asked and not any(w in contexts.get(f.key, f.fact.source_text).lower() for w in asked):
+            decided[f.key] = False
+            reasons[f.key] = f"its evidence does not mention what the question asks for ({', '.join(asked)})"
+        else:
+            ask.append(f)
+    if ask:
+        grammar = pick_grammar(lang)
+        handles = [job.submit(job.render(pick_prompt(question, fact_line(f.fact.subject, f.fact.predicate,
+                                                                          f.fact.object_value, f.section), lang)),
+                              grammar, PICK_MAX_TOKENS) for f in ask]
+        job.emit(State.EXTRACT, f"{len(decided)} fact(s) chosen by predicate, {len(ask)} relevance decision(s) "
+                                f"in flight")
+        for f, c in zip(ask, job.wait(handles)):
+            decided[f.key] = is_yes(c.text, lang)
+    out = []
+    for f in shortlist:
+        if decided.get(f.key):
+            out.append(f)
+        else:
+            job.answer.skipped.append({"value": f.fact.object_value, "subject": f.fact.subject,
+                                       "predicate": f.fact.predicate,
+                                       "reason": reasons.get(f.key, "the model judged it does not answer the question")})
+    return out
