@@ -11,7 +11,7 @@ from . import __version__
 from .errors import AegisError, BudgetError, InputError
 
 # name -> module in aegis_tui.cli with register(subparsers) and run(args) -> int
-COMMANDS = ["tui", "ask", "verify", "grammar", "ledger", "bench", "audit", "models", "eval"]
+COMMANDS = ["tui", "ask", "index", "verify", "grammar", "ledger", "bench", "audit", "models", "eval"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,8 +15,8 @@ from ..schema import ExtractionPayload
 from ..text.document import Document
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
-from .pick import choose
 from .job import Cancelled, Job
+from .pick import choose
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, EntityAwareRealizer
 from .relevance import Candidate, candidate_key, enumerate_candidates, focus
@@ -139,6 +139,7 @@ class Pipeline:
         cfg = self.config
         indexer = self.indexes.indexer(doc)
         index = indexer.index
+        ans.attempts = 1
         job.enter(State.EXTRACT, f"choosing among verified facts ({index.done}/{index.total} values indexed)")
         cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))

@@ -8,6 +8,7 @@ from ..answer.pipeline import MODES, STRATEGIES, Pipeline, PipelineConfig
 from ..answer.states import Outcome
 from ..errors import InputError
 from . import add_engine_args, add_format_arg, load_document, open_engine, print_json, show, table
+from .index import add_cache_args, index_store, warn
 from .verify import where
 
 
@@ -16,10 +17,13 @@ def register(sub) -> None:
     p.add_argument("doc", metavar="DOC", help="document (.txt/.md, UTF-8 or GB18030); 'sample:zh' or 'sample:en'")
     p.add_argument("question", metavar="QUESTION")
     p.add_argument("--mode", choices=MODES, default="two-stage")
-    p.add_argument("--strategy", choices=STRATEGIES, default="fan-out", help="two-stage extraction strategy")
+    p.add_argument("--strategy", choices=STRATEGIES, default="index",
+                   help="two-stage strategy: index (choose among the document's verified facts, labelling what the "
+                        "question needs first; default), fan-out or single-pass (re-read the document per question)")
     p.add_argument("--attempts", type=int, default=2, help="extraction attempts incl. repairs (default 2)")
     p.add_argument("--audit-log", metavar="PATH", help="audit log (default: $AEGIS_AUDIT_LOG or the user data dir)")
     p.add_argument("--no-audit", action="store_true", help="do not write the audit log")
+    add_cache_args(p)
     add_engine_args(p)
     add_format_arg(p)
     p.set_defaults(func=run)
@@ -58,13 +62,18 @@ def run(args) -> int:
         audit = AuditLog(args.audit_log)
     engine = open_engine(args)
     progress = Progress()
+    store = None
     try:
         cfg = PipelineConfig(strategy=args.strategy, max_attempts=args.attempts,
                              model_name=engine.model_info.name)
-        ans = Pipeline(engine, cfg, audit=audit).answer(doc, args.question, args.mode, on_event=progress)
+        store = index_store(args, engine) if args.strategy == "index" and args.mode == "two-stage" else None
+        ans = Pipeline(engine, cfg, audit=audit, indexes=store).answer(doc, args.question, args.mode,
+                                                                      on_event=progress)
     finally:
         progress.close()
         engine.close()
+    if store is not None:
+        warn(store)
     if args.format == "json":
         # pinned to the audit head it was written under: `aegis audit verify --expect-head SEQ:HASH` checks it later
         pin = audit.head() if audit is not None else None
