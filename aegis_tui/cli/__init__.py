@@ -81,13 +81,16 @@ def load_document(spec: str):
     return Document.load(Path(document_path(spec)))
 
 
-def add_engine_args(p: argparse.ArgumentParser) -> None:
-    """Options that size the engine: slots, per-slot context, KV cache type, GPU layers (EngineConfig's defaults)."""
+def add_engine_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
+    """Options that size the engine: slots, per-slot context, KV cache type, GPU layers (EngineConfig's defaults),
+    and (backend=True, for commands that open an engine) --backend URL to use a served model instead."""
     from ..engine.config import EngineConfig
     from ..memory.ggml import KV_TYPES
 
     d = {f.name: f.default for f in dataclasses.fields(EngineConfig) if f.default is not dataclasses.MISSING}
     add_model_arg(p)
+    if backend:
+        add_backend_args(p)
     p.add_argument("--parallel", type=int, default=d["n_parallel"], metavar="N",
                    help="n_parallel slots decoding at once (default: %(default)s)")
     p.add_argument("--ctx", type=int, default=d["n_ctx_per_slot"], metavar="N",
@@ -97,6 +100,24 @@ def add_engine_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu-layers", type=int, default=None, metavar="N",
                    help="layers to offload, counting the output layer as one (default: all when the build "
                         "can offload, else 0)")
+
+
+def add_backend_args(p: argparse.ArgumentParser) -> None:
+    """--backend URL (default $AEGIS_BACKEND): an OpenAI-compatible server runs the model; see engine/remote.py."""
+    import os
+
+    from ..engine.remote import ENV_API_KEY, ENV_BACKEND, KINDS
+
+    p.add_argument("--backend", metavar="URL", default=os.environ.get(ENV_BACKEND) or None,
+                   help=f"run the model on this OpenAI-compatible server (llama-server, vLLM, llama-cpp-python) "
+                        f"instead of in-process (default: ${ENV_BACKEND}); API key from ${ENV_API_KEY}; "
+                        f"--parallel is then the requests kept in flight")
+    p.add_argument("--backend-model", metavar="NAME", help="the served model to use (default: the server's first)")
+    p.add_argument("--backend-kind", choices=KINDS, default="auto",
+                   help="grammar dialect: llama (llama.cpp's `grammar`) or vllm (structured outputs); "
+                        "auto asks the server (default: %(default)s)")
+    p.add_argument("--backend-timeout", type=float, default=120.0, metavar="S",
+                   help="seconds to wait for the server's next byte (default: %(default)s)")
 
 
 def engine_config(args, path):
@@ -112,7 +133,10 @@ def engine_config(args, path):
 
 
 def open_engine(args):
-    """Resolve and validate the model, then load the engine sized by the engine options."""
+    """Resolve and validate the model, then load the engine sized by the engine options; with --backend, connect
+    to that server instead (InputError, one line, for a wrong URL or model)."""
+    if getattr(args, "backend", None):
+        return open_remote(args)
     from ..engine import Engine
     from ..models import inspect_model, resolve_model
 
@@ -120,3 +144,16 @@ def open_engine(args):
     config = engine_config(args, path)
     inspect_model(path)
     return Engine(config)
+
+
+def open_remote(args):
+    """The RemoteEngine --backend names; --model PATH, if given, is a local copy of the served GGUF (its chat
+    template and facts)."""
+    from ..engine.remote import RemoteEngine
+
+    if args.parallel < 1 or args.parallel > MAX_PARALLEL:
+        raise InputError(f"--parallel must be between 1 and {MAX_PARALLEL}")
+    if args.backend_timeout <= 0:
+        raise InputError("--backend-timeout must be positive")
+    return RemoteEngine(args.backend, model=args.backend_model, kind=args.backend_kind, n_parallel=args.parallel,
+                        n_ctx_per_slot=args.ctx, timeout=args.backend_timeout, local_model=args.model)

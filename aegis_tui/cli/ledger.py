@@ -15,7 +15,7 @@ def register(sub) -> None:
                     "context of ONE slot (EngineConfig.n_ctx_per_slot); llama.cpp's n_ctx is slots × ctx "
                     "plus the prefix cache's cells, as the engine sets it.",
     )
-    add_engine_args(p)  # the same options and defaults the engine uses
+    add_engine_args(p, backend=False)  # the engine's options and defaults; no --backend: a ledger is local
     p.add_argument("--vram-budget", type=float, default=None, metavar="GB",
                    help="memory budget in GiB (default: the GPU's total when NVML sees one, else system RAM)")
     p.add_argument("--margin", type=float, default=DEFAULT_MARGIN,

@@ -6,7 +6,7 @@ from typing import Callable
 
 from ..engine.config import EngineConfig
 from ..engine.protocol import EngineProtocol
-from . import add_engine_args, document_path, engine_config
+from . import add_engine_args, document_path, engine_config, open_remote
 
 
 def register(sub) -> None:
@@ -41,8 +41,12 @@ def run(args) -> int:
     doc = document_path(args.doc) if args.doc else None
     if doc:
         Document.load(doc)  # a bad DOC is a one-line error and exit 2, before the screen is taken over
-    path = check_gguf_file(resolve_model(args.model))
-    config = engine_config(args, path)
+    if args.backend:  # connect before the screen is taken over: a wrong URL is a one-line error and exit 2
+        engine = open_remote(args)
+        factory, label = (lambda: engine), engine.model_info.name
+    else:
+        path = check_gguf_file(resolve_model(args.model))
+        factory, label = engine_factory(engine_config(args, path)), path.name
     from ..tui import AegisApp
 
     audit = None
@@ -50,8 +54,8 @@ def run(args) -> int:
         from ..audit import AuditLog
 
         audit = AuditLog(args.audit_log)  # every answer's verification and state trail, hash-chained
-    app = AegisApp(doc_path=doc, engine_factory=engine_factory(config),
-                   pipeline_config=PipelineConfig(strategy=args.strategy, model_name=path.name),
-                   export_dir=args.export_dir, model_label=path.name, audit=audit)
+    app = AegisApp(doc_path=doc, engine_factory=factory,
+                   pipeline_config=PipelineConfig(strategy=args.strategy, model_name=label),
+                   export_dir=args.export_dir, model_label=label, audit=audit)
     app.run()
     return int(app.return_code or 0)

@@ -11,7 +11,7 @@ def engine_ledger(engine):
     """The ledger predicted for the engine's model and config, or None when the engine does not say."""
     info = getattr(engine, "model_info", None)
     config = getattr(engine, "config", None)
-    if info is None or config is None:
+    if info is None or config is None or info.extra.get("backend"):  # a served model's memory is the server's
         return None
     settings = getattr(engine, "settings", None) or config.llama_context_settings(info.sliding_window)
     gpu = bool(getattr(engine, "n_gpu_layers", 0))
