@@ -34,7 +34,9 @@ def register(bsub) -> None:
     p.add_argument("--cold", metavar="LIST",
                    help="levels also run with a cleared prefix cache (default: all; quick: the first; 'none')")
     p.add_argument("--repeat", type=int, default=1, help="runs per level; the median-throughput run is reported")
-    p.add_argument("--peer-url", metavar="URL", help="an OpenAI-compatible server to run the same ladder against")
+    p.add_argument("--peer-url", "--backend", dest="peer_url", metavar="URL", default=os.environ.get("AEGIS_BACKEND"),
+                   help="an OpenAI-compatible server to run the same ladder against, side by side "
+                        "(default: $AEGIS_BACKEND; API key from $AEGIS_API_KEY)")
     p.add_argument("--no-llama", action="store_true", help="skip the sequential llama-cpp-python Llama peer")
     p.add_argument("--quick", action="store_true", help="C in 1,2,4, 48 tokens, a 1200-char document")
     add_run_args(p, "ladder")

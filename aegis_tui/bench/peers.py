@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 
 from ..errors import InputError
@@ -72,6 +73,8 @@ class OpenAIPeer:
         self.base = url.rstrip("/").removesuffix("/v1")
         self.timeout = timeout
         self.model = "default"
+        key = os.environ.get("AEGIS_API_KEY")  # as the remote engine sends it; never printed
+        self.headers = {"Authorization": f"Bearer {key}"} if key else {}
 
     def check(self) -> str:
         """GET /v1/models: the server's model name; InputError when the server does not answer."""
@@ -79,7 +82,8 @@ class OpenAIPeer:
         import urllib.request
 
         try:
-            with urllib.request.urlopen(self.base + "/v1/models", timeout=5) as resp:
+            with urllib.request.urlopen(urllib.request.Request(self.base + "/v1/models", headers=self.headers),
+                                        timeout=5) as resp:
                 data = json.loads(resp.read().decode("utf-8") or "{}")
         except (urllib.error.URLError, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", exc)
@@ -95,7 +99,7 @@ class OpenAIPeer:
         body = json.dumps({"model": self.model, "prompt": prompt, "max_tokens": max_tokens, "temperature": 0,
                            "stream": True, "stream_options": {"include_usage": True}}).encode()
         req = urllib.request.Request(self.base + "/v1/completions", data=body,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **self.headers})
         ts = time.perf_counter()
         first, chunks, usage, finish = None, 0, None, ""
         try:
