@@ -333,12 +333,27 @@ def _pwrite_all(fd: int, data: bytes, offset: int) -> None:
         done += os.pwrite(fd, data[done:], offset + done)
 
 
-def _flock(fd: int) -> None:
+def _flock(fd: int, shared: bool = False) -> None:
     try:
         import fcntl
     except ImportError:  # Windows: single-writer assumption
         return
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+
+
+@contextmanager
+def _shared_lock(path: Path):
+    """Hold the writers' lock shared while reading, when there is a lock file to hold (none: no writer yet)."""
+    try:
+        fd = os.open(_lock_path(path), os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        _flock(fd, shared=True)
+        yield
+    finally:
+        os.close(fd)
 
 
 @dataclass
@@ -378,7 +393,9 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with _shared_lock(path):  # a writer mid-append would otherwise read as a truncated tail
+            data = path.read_bytes()
+            head = _read_head(path)
     except FileNotFoundError:
         raise AuditError(f"{path}: no such audit log") from None
     except IsADirectoryError:
@@ -432,7 +449,6 @@ def verify_log(path: str | Path, expect_head: dict | None = None) -> AuditCheck:
         except ValueError:
             truncated = True
             problems.append(f"truncated after record {good} (line {len(lines)}): an unfinished record at the end")
-    head = _read_head(path)
     if head == _UNREADABLE:
         problems.append("the head file is unreadable")
     elif head == {"seq": expected - 2, "hash": last_link}:
