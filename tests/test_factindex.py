@@ -1,0 +1,285 @@
+"""The verified fact table: its cache (journal, re-verification, faults) and building and answering from it.
+
+Pure tests hand-write journals; model tests build the index with the real embedded GGUF, in this process and
+in real `aegis index` processes that are killed, run side by side, or denied a cache directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from aegis_tui.answer.factindex import FactIndex, IndexStore
+from aegis_tui.answer.indexcache import IndexCache, model_fingerprint
+from aegis_tui.answer.relevance import candidate_key, document_candidates
+from aegis_tui.samples import load_gold, sample_path
+from aegis_tui.text.document import Document
+
+ROOT = Path(__file__).resolve().parents[1]
+EN = Document.load(sample_path("policy_en"))
+SMALL = str(ROOT / "tests" / "docs" / "r_mileage_en.md")  # 7 values, most in a table: a quick full index
+MODEL_ID = "test-model"
+
+
+def gold_entries(doc: Document, sample: str) -> list[dict]:
+    """Journal entries for the gold facts that label one of the document's candidates exactly."""
+    cands = document_candidates(doc)
+    out = []
+    for g in load_gold(sample).atomic_facts:
+        for c in cands:
+            if c.value == g.object_value and c.quote == g.source_text:
+                out.append({"key": candidate_key(c), "fact": g.model_dump(mode="json")})
+    return out
+
+
+def write_journal(cache: IndexCache, entries: list[dict]) -> None:
+    for e in entries:
+        cache.append(e)
+
+
+# -- the journal --------------------------------------------------------------------------------------
+
+def test_journal_round_trip_and_a_torn_last_line(tmp_path):
+    cache = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    entries = gold_entries(EN, "policy_en")
+    assert len(entries) == 3
+    write_journal(cache, entries)
+    with open(cache.path, "ab") as f:  # a writer killed mid-line
+        f.write(b'{"key":"1:$5","fact":{"subj')
+    again = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    assert again.entries() == entries and again.skipped_lines == 1
+    again.append({"key": "x", "rejected": {"rule": "r", "detail": "d", "fact": None}})
+    lines = cache.path.read_bytes().split(b"\n")
+    assert json.loads(lines[-2]) == {"key": "x", "rejected": {"rule": "r", "detail": "d", "fact": None}}
+    assert IndexCache(tmp_path, EN.sha256, MODEL_ID).entries()[-1]["key"] == "x"
+
+
+def test_the_key_is_document_model_and_version(tmp_path):
+    paths = {IndexCache(tmp_path, EN.sha256, MODEL_ID).path, IndexCache(tmp_path, "0" * 64, MODEL_ID).path,
+             IndexCache(tmp_path, EN.sha256, "other-model").path,
+             IndexCache(tmp_path, EN.sha256, MODEL_ID, version="9.9").path}
+    assert len(paths) == 4
+
+
+def test_a_foreign_journal_is_set_aside_not_trusted(tmp_path):
+    cache = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    write_journal(cache, gold_entries(EN, "policy_en"))
+    lines = cache.path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0]) | {"model": "someone-else"}
+    cache.path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n", encoding="utf-8")
+    again = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    assert again.entries() == []
+    assert not again.path.exists() and again.path.with_suffix(".stale").exists()
+
+
+def test_an_unwritable_cache_turns_off_with_one_warning(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    cache = IndexCache(blocker / "index", EN.sha256, MODEL_ID)
+    write_journal(cache, gold_entries(EN, "policy_en"))
+    assert not cache.enabled and len(cache.warnings) == 1
+    assert "indexing in memory only" in cache.warnings[0]
+
+
+def test_processes_appending_at_once_leave_whole_lines(tmp_path):
+    code = ("import sys; from aegis_tui.answer.indexcache import IndexCache\n"
+            "c = IndexCache(sys.argv[1], 'a' * 64, 'm')\n"
+            "for i in range(300): c.append({'key': sys.argv[2] + str(i), 'pad': 'x' * 3000})\n")
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path), f"p{n}-"], cwd=ROOT) for n in range(3)]
+    assert [p.wait(120) for p in procs] == [0, 0, 0]
+    entries = IndexCache(tmp_path, "a" * 64, "m").entries()
+    assert sorted(e["key"] for e in entries) == sorted(f"p{n}-{i}" for n in range(3) for i in range(300))
+
+
+def test_model_fingerprint_reads_head_and_tail(tmp_path):
+    a, b = tmp_path / "a.gguf", tmp_path / "b.gguf"
+    a.write_bytes(b"GGUF" + b"\0" * (3 << 20))
+    b.write_bytes(b"GGUF" + b"\0" * (3 << 20 - 1) + b"\1")
+    assert model_fingerprint(a) != model_fingerprint(b)
+    assert model_fingerprint(a) == model_fingerprint(a)
+
+
+# -- loading re-verifies ------------------------------------------------------------------------------
+
+def test_cached_facts_are_re_verified_and_a_hand_edit_smuggles_nothing_in(tmp_path):
+    cache = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    entries = gold_entries(EN, "policy_en")
+    first = entries[0]
+    # three edits of a true entry: a value that is not the candidate's, a subject the value is not bound to,
+    # and a key the document does not have
+    wrong_value = {"key": first["key"], "fact": first["fact"] | {"object_value": "$0.76 per mile"}}
+    misbound = {"key": entries[1]["key"], "fact": entries[1]["fact"] | {"subject": "cash advances"}}
+    foreign = {"key": "999999:$1", "fact": first["fact"]}
+    write_journal(cache, [entries[2], wrong_value, misbound, foreign])  # the first two true lines edited
+    index = FactIndex(EN, MODEL_ID, IndexCache(tmp_path, EN.sha256, MODEL_ID))
+    assert set(index.facts) == {entries[2]["key"]}            # the one untouched true fact
+    assert index.distrusted == 3
+    assert not index.is_done(first["key"]) and not index.is_done(entries[1]["key"])  # rebuilt, not trusted
+    assert all(fv.passed for fv in (f.verdict for f in index.facts.values()))
+
+
+def test_a_true_journal_loads_complete_facts_with_scope_and_evidence(tmp_path):
+    write_journal(IndexCache(tmp_path, EN.sha256, MODEL_ID), gold_entries(EN, "policy_en"))
+    index = FactIndex(EN, MODEL_ID, IndexCache(tmp_path, EN.sha256, MODEL_ID))
+    body = index.to_json()
+    assert body["summary"]["verified"] == 3 and body["summary"]["pending"] == index.total - 3
+    mileage = next(f for f in body["facts"] if f["object_value"] == "$0.67 per mile")
+    assert mileage["section"] == "6. Ground transportation"
+    assert mileage["evidence"]["location"]["describe"].startswith("line ")
+    assert {"source_verbatim", "value_in_source", "entity_binding"} <= set(mileage["rules"])
+    for key in ("subject", "predicate", "object_value", "fact_type", "source_text", "scope", "evidence"):
+        assert key in mileage
+
+
+# -- with the model ------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def engine(embedded_model):
+    from aegis_tui.engine import Engine, EngineConfig
+
+    e = Engine(EngineConfig(model_path=embedded_model, n_parallel=4, n_ctx_per_slot=2048))
+    yield e
+    e.close()
+
+
+class Counting:
+    """The engine, counting the requests submitted through it."""
+
+    def __init__(self, engine) -> None:
+        self._engine, self.submitted = engine, 0
+
+    def __getattr__(self, name):
+        return getattr(self._engine, name)
+
+    def submit(self, *args, **kwargs):
+        self.submitted += 1
+        return self._engine.submit(*args, **kwargs)
+
+
+@pytest.mark.model
+def test_a_question_indexes_what_it_needs_and_a_reopened_document_answers_from_the_cache(engine, tmp_path):
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+
+    question = "What is the nightly lodging cap?"
+    store = IndexStore(engine, MODEL_ID, tmp_path)
+    ans = Pipeline(engine, PipelineConfig(strategy="index"), indexes=store).answer(EN, question)
+    index = store.indexer(EN).index
+    assert 0 < index.done < index.total  # only what the question needed
+    values = sorted(fv.fact.object_value for fv in ans.report.verified)
+    assert values == ["$250 per night", "$400 per night"], ans.to_json()
+    assert "Lodging" in ans.answer and "$250" in ans.answer and "$400" in ans.answer
+
+    store.indexer(EN).run(threading.Event())  # the rest of the document
+    assert index.complete and len(index.facts) >= index.total // 2
+
+    counting = Counting(engine)
+    reopened = IndexStore(counting, MODEL_ID, tmp_path)
+    again = reopened.indexer(EN).index
+    assert again.complete and again.loaded == len(index.facts) and again.distrusted == 0
+    ans2 = Pipeline(counting, PipelineConfig(strategy="index"), indexes=reopened).answer(EN, question)
+    assert sorted(fv.fact.object_value for fv in ans2.report.verified) == values
+    assert ans2.timings["index_s"] < 0.05 and reopened.indexer(EN).requests == 0  # no labelling at all
+
+
+@pytest.mark.model
+def test_a_question_about_another_thing_gets_none_of_these_facts(engine, tmp_path):
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+
+    store = IndexStore(engine, MODEL_ID, tmp_path)
+    ans = Pipeline(engine, PipelineConfig(strategy="index"), indexes=store).answer(
+        EN, "What is the mileage reimbursement rate for a personal vehicle?")
+    values = [fv.fact.object_value for fv in ans.report.verified] if ans.report else []
+    assert "$0.67 per mile" in values, ans.to_json()
+    assert not {"$250 per night", "$400 per night", "$75", "$110"} & set(values)
+
+
+def _aegis(*args, env=None, **kw):
+    return subprocess.Popen([sys.executable, "-m", "aegis_tui", *args], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})}, **kw)
+
+
+def _journal_lines(directory: Path) -> list[bytes]:
+    files = list(directory.glob("*.jsonl"))
+    return files[0].read_bytes().split(b"\n")[1:] if files else []
+
+
+@pytest.mark.model
+def test_killing_the_indexer_loses_nothing_verified_and_the_next_run_resumes(embedded_model, tmp_path):
+    env = {"AEGIS_CACHE_DIR": str(tmp_path)}
+    args = ("index", "sample:en", "--model", embedded_model, "--no-audit", "--format", "json", "--parallel", "2")
+    proc = _aegis(*args, env=env)
+    deadline = time.monotonic() + 240
+    while len([x for x in _journal_lines(tmp_path) if x.strip()]) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    kept = [json.loads(x) for x in _journal_lines(tmp_path) if x.strip()][:4]
+    assert len(kept) == 4
+    verified_before = {e["key"]: e["fact"] for e in kept if "fact" in e}
+
+    done = _aegis(*args, env=env)
+    out, err = done.communicate(timeout=600)
+    assert done.returncode == 0, err
+    body = json.loads(out)
+    assert body["index"]["from_cache"] >= 4 and body["index"]["distrusted_cache_entries"] == 0
+    assert body["summary"]["pending"] == 0
+    facts = {f["key"]: f for f in body["facts"]}
+    for key, fact in verified_before.items():  # every fact verified before the kill is in the table, as it was
+        assert facts[key]["subject"] == fact["subject"] and facts[key]["object_value"] == fact["object_value"]
+
+
+@pytest.mark.model
+def test_two_processes_on_one_document_share_the_cache_without_corrupting_it(embedded_model, tmp_path):
+    env = {"AEGIS_CACHE_DIR": str(tmp_path)}
+    args = ("index", SMALL, "--model", embedded_model, "--no-audit", "--format", "json", "--parallel", "1")
+    procs = [_aegis(*args, env=env) for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [e for _, e in outs]
+    for out, _ in outs:
+        assert json.loads(out)["summary"]["pending"] == 0
+    lines = [x for x in _journal_lines(tmp_path) if x.strip()]
+    assert all(isinstance(json.loads(x), dict) for x in lines)  # whole lines only
+    small, model = Document.load(SMALL), json.loads(outs[0][0])["model"]
+    reloaded = FactIndex(small, model, IndexCache(tmp_path, small.sha256, model))
+    assert reloaded.complete and reloaded.distrusted == 0
+
+
+@pytest.mark.model
+def test_an_unwritable_cache_directory_warns_once_and_indexes_in_memory(embedded_model, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    proc = _aegis("index", SMALL, "--model", embedded_model, "--no-audit", "--format", "csv",
+                  env={"AEGIS_CACHE_DIR": str(blocker / "cache")})
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0
+    warnings = [line for line in err.splitlines() if line.startswith("aegis: warning:")]
+    assert len(warnings) == 1 and "in memory only" in warnings[0] and "Traceback" not in err
+    rows = out.splitlines()
+    assert rows[0].startswith("key,section,subject,predicate,object_value") and len(rows) > 2
+
+
+@pytest.mark.model
+def test_a_full_disk_degrades_to_memory(embedded_model, tmp_path):
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (700, 700))\n"
+            "from aegis_tui.__main__ import main\n"
+            "sys.exit(main(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, "index", SMALL, "--model", embedded_model,
+                           "--no-audit", "--format", "json"], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "AEGIS_CACHE_DIR": str(tmp_path)}, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "File too large" in proc.stderr and "in memory only" in proc.stderr
+    body = json.loads(proc.stdout)
+    assert body["summary"]["pending"] == 0 and body["summary"]["verified"] > 0
+    # what was written before the disk filled is whole lines, and loads
+    small = Document.load(SMALL)
+    assert IndexCache(tmp_path, small.sha256, body["model"]).entries() is not None
