@@ -41,3 +41,9 @@ def run_cli(*args: str, env: dict | None = None, cwd: str | Path | None = None, 
 @pytest.fixture
 def cli():
     return run_cli
+
+
+@pytest.fixture(autouse=True)
+def _own_index_cache(tmp_path_factory, monkeypatch):
+    """Every test (and every CLI it runs) gets an empty fact-index cache, never the user's."""
+    monkeypatch.setenv("AEGIS_CACHE_DIR", str(tmp_path_factory.mktemp("index-cache")))
