@@ -40,7 +40,7 @@ class Soak:
     """Drives one engine through `requests` random requests, at most `window` in flight, and checks each one."""
 
     def __init__(self, engine, requests: int, seed: int = 0, window: int | None = None,
-                 cancel_rate: float = 0.25, max_chars: int = 400, max_tokens: int = 24):
+                 cancel_rate: float = 0.25, max_chars: int = 160, max_tokens: int = 16):
         self.engine, self.n, self.rng = engine, requests, random.Random(seed)
         self.window = window or 2 * engine.config.n_parallel
         self.cancel_rate, self.max_chars, self.max_tokens = cancel_rate, max_chars, max_tokens
@@ -190,8 +190,8 @@ def register(bsub) -> None:
     p.add_argument("--requests", type=int, default=1000, help="requests (default: %(default)s)")
     p.add_argument("--parallel", type=int, default=4, help="slots (default: %(default)s)")
     p.add_argument("--cancel-rate", type=float, default=0.25, help="share of requests cancelled (default: 0.25)")
-    p.add_argument("--max-chars", type=int, default=400, help="longest prompt, in document characters")
-    p.add_argument("--max-tokens", type=int, default=24, help="most tokens a request generates")
+    p.add_argument("--max-chars", type=int, default=160, help="longest prompt, in document characters (default: %(default)s)")
+    p.add_argument("--max-tokens", type=int, default=16, help="most tokens a request generates (default: %(default)s)")
     p.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: engine default)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", metavar="DIR", help="also write bench_soak.json there")
