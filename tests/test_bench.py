@@ -11,7 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from rich.cells import cell_len
 
-from aegis_tui.bench.ab import engine_seconds
+from aegis_tui.bench.ab import engine_seconds, parse_modes
+from aegis_tui.bench.indexing import fit_line
+from aegis_tui.bench.longtext import grow
 from aegis_tui.bench.options import parse_concurrency
 from aegis_tui.bench.peers import OpenAIPeer
 from aegis_tui.bench.report import Table, emit
@@ -90,6 +92,38 @@ class _Handle:
 ])
 def test_engine_seconds_is_the_union(spans, expected):
     assert engine_seconds([(t, _Handle(e), 0.0) for t, e in spans]) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("baseline,index-warm", ["baseline", "index_warm"]),           # dashes or underscores
+    ("index_warm,baseline", ["baseline", "index_warm"]),           # the table's order, whatever was asked
+    ("fan_out,fan-out", ["fan_out"]),                              # duplicates dropped
+])
+def test_parse_modes(text, expected):
+    assert parse_modes(text) == expected
+
+
+@pytest.mark.parametrize("xs, ys, slope, r2", [
+    ([1, 2, 3], [2, 4, 6], 2.0, 1.0),                 # a line through the origin
+    ([1, 2, 3, 4], [1, 3, 2, 4], 0.8, 0.64),          # noisy
+    ([5], [1], None, None),                           # one point: no fit
+])
+def test_fit_line(xs, ys, slope, r2):
+    fit = fit_line(xs, ys)
+    assert fit["slope"] == (pytest.approx(slope) if slope is not None else None)
+    assert fit["r2"] == (pytest.approx(r2) if r2 is not None else None)
+
+
+@pytest.mark.parametrize("chars", [3_000, 60_000])
+def test_long_document_is_distinct_sections_with_one_planted_fact(chars):
+    text, planted = grow(chars)
+    assert abs(len(text) - chars) < 1_000                               # whole sections, about that long
+    sections = [s for s in text.split("\n") if s.strip()]
+    assert len(sections) == len(set(sections))                        # never the same text repeated
+    assert text.count(f"${planted.value}") == 1                       # the asked value is stated once
+    assert planted.member in planted.question
+    assert 0.5 < planted.offset / len(text) < 0.8                     # about two-thirds of the way in
+    assert grow(chars) == (text, planted)                             # the same document every time
 
 
 def test_bench_questions_are_distinct():
@@ -182,6 +216,7 @@ def _closed_port() -> int:
 @pytest.mark.parametrize("args, message", [
     (["ladder", "--concurrency", "1,128"], "outside 1..64"),                      # C above the sane limit
     (["ab", "--concurrency", "100"], "outside 1..64"),                            # A/B C above the limit
+    (["ab", "--modes", "baseline,nope"], "--modes: nope"),                        # an unknown A/B mode
     (["ladder", "--cold", "1,100"], "--cold: 100 is outside"),                    # cold levels checked too
     (["ladder", "--max-tokens", "0"], "--max-tokens"),                            # nothing to generate
     (["ladder", "--model", "/nonexistent/model.gguf"], "model file not found"),  # missing model
@@ -233,11 +268,24 @@ def test_ab_quick_json(cli, tmp_path, embedded_model):
             timeout=900)
     assert r.returncode == 0, r.stderr
     data = json.loads(r.stdout)
-    for key in ("baseline", "two_stage"):
-        assert AB_KEYS <= data[key].keys()
-        assert data[key]["completed"] == data[key]["total"] == 4
-        assert data[key]["avg_e2e_s"] > 0 and 0 <= data[key]["overhead_share"] < 1
-    assert data["two_stage"]["unsupported_numbers"] == 0       # by construction: only verified numbers are said
-    assert data["baseline"]["facts_verified"] == 0              # the baseline verifies nothing
-    assert data["two_stage"]["verify_ms"] > 0
+    [level] = data["levels"]
+    assert level["concurrency"] == 4
+    modes = level["modes"]
+    assert list(modes) == ["baseline", "fan_out", "index_cold", "index_warm"]
+    for key, m in modes.items():
+        assert AB_KEYS <= m.keys()
+        assert m["completed"] == m["total"] == 4
+        assert m["avg_e2e_s"] > 0 and 0 <= m["overhead_share"] < 1
+        if key != "baseline":
+            assert m["unsupported_numbers"] == 0               # by construction: only verified numbers are said
+            assert m["verify_ms"] > 0
+    assert modes["baseline"]["facts_verified"] == 0              # the baseline verifies nothing
+    build = data["index_build"]
+    assert build["values"] == build["verified"] + build["rejected"] > 0 and build["pending"] == 0
+    assert build["requests"] >= build["values"] and build["peak_rss_mib"] > 0
+    assert modes["index_warm"]["avg_index_s"] == 0               # warm: nothing left to label
+    assert modes["index_cold"]["engine_requests"] > modes["index_warm"]["engine_requests"]
+    assert level["ratios"]["e2e_index_warm_over_baseline"] > 0
+    assert len(level["ratios"]["cold_over_fan_out"]) == 4
+    assert set(data["goals"]) == {"warm_c4", "cold_c4"}
     assert (tmp_path / "ab.png").read_bytes()[:4] == b"\x89PNG"

@@ -56,30 +56,27 @@ def plot_ladder(result: dict, path: str | Path) -> Path:
 
 
 def plot_ab(result: dict, path: str | Path) -> Path:
-    """Grouped bars: avg TTFT, avg E2E and batch wall time for the baseline and the two-stage pipeline."""
+    """Grouped bars per level C: avg E2E and avg TTFT of each mode (baseline, fan-out, index cold and warm)."""
     plt = _pyplot()
-    metrics = [("avg_ttft_s", "avg TTFT"), ("avg_e2e_s", "avg E2E"), ("wall_s", "batch wall")]
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [3, 2]})
-    width = 0.38
-    for i, (key, label) in enumerate((("baseline", "single-stage prose"), ("two_stage", "two-stage"))):
-        vals = [result[key].get(m) or 0 for m, _ in metrics]
-        xs = [j + (i - 0.5) * width for j in range(len(metrics))]
-        bars = ax1.bar(xs, vals, width, label=label)
-        ax1.bar_label(bars, fmt="%.2f", fontsize=7)
-        counts = [result[key].get("facts_verified") or 0, result[key].get("unsupported_numbers") or 0]
-        bars = ax2.bar([j + (i - 0.5) * width for j in range(2)], counts, width, label=label)
-        ax2.bar_label(bars, fontsize=7)
-    ax1.set_xticks(range(len(metrics)))
-    ax1.set_xticklabels([m[1] for m in metrics])
-    ax1.set_ylabel("seconds")
-    ax1.set_title(f"Latency at C={result['concurrency']}")
-    ax2.set_xticks(range(2))
-    ax2.set_xticklabels(["facts verified", "unsupported numbers"])
-    ax2.set_title("Grounding")
-    for ax in (ax1, ax2):
+    levels = result["levels"]
+    fig, axes = plt.subplots(1, len(levels), figsize=(5 * len(levels), 4), squeeze=False)
+    metrics = [("avg_ttft_s", "avg TTFT"), ("avg_e2e_s", "avg E2E"), ("p50_e2e_s", "p50 E2E")]
+    for ax, lv in zip(axes[0], levels):
+        modes = list(lv["modes"])
+        width = 0.8 / max(1, len(modes))
+        for i, key in enumerate(modes):
+            vals = [lv["modes"][key].get(m) or 0 for m, _ in metrics]
+            xs = [j + (i - (len(modes) - 1) / 2) * width for j in range(len(metrics))]
+            bars = ax.bar(xs, vals, width, label=key.replace("_", " "))
+            ax.bar_label(bars, fmt="%.2f", fontsize=6)
+        ax.set_xticks(range(len(metrics)))
+        ax.set_xticklabels([m[1] for m in metrics])
+        ax.set_ylabel("seconds")
+        ax.set_yscale("log")
+        ax.set_title(f"C={lv['concurrency']}")
         ax.grid(axis="y", alpha=0.3)
         ax.legend(fontsize=7)
-    fig.suptitle(f"{Path(result['model']).name}: two-stage vs single-stage", fontsize=9)
+    fig.suptitle(f"{Path(result['model']).name}: prose vs two-stage (fan-out, index cold/warm)", fontsize=9)
     fig.tight_layout()
     return _save(fig, plt, path)
 
