@@ -4,6 +4,7 @@ carries its own values, so no two sections share text and every fact is unique (
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 PLACES = ("Alder", "Birch", "Cedar", "Dover", "Elm", "Fairfax", "Granite", "Harbor", "Iron", "Juniper", "Kestrel",
@@ -48,6 +49,7 @@ class Planted:
     value: str
     offset: int
     member: str
+    section_values: tuple[str, ...]   # every value of the planted fact's section (an answer may state no other)
 
 
 def members() -> list[str]:
@@ -93,7 +95,7 @@ def section(i: int, member: str, rng: random.Random, used: set[str], first: str 
 
 def grow(chars: int, seed: int = 0) -> tuple[str, Planted]:
     """A policy of about `chars` characters (whole sections; at least two), and the planted fact about
-    two-thirds of the way in: a meal allowance stated nowhere else."""
+    two-thirds of the way in: a domestic meal allowance stated nowhere else."""
     names = members()
     rng = random.Random(seed)
     used: set[str] = set()
@@ -114,8 +116,11 @@ def grow(chars: int, seed: int = 0) -> tuple[str, Planted]:
     value = "7,001"
     while value in used:
         value = f"{int(value.replace(',', '')) + 1:,}"
-    meals = f"The daily meal allowance for {member} staff is ${value}; international meals are reimbursed at cost."
+    used.add(value)
+    # the section's Meals clause, as every other section words it, with the asked value planted in it
+    meals = CLAUSES["Meals"].format_map(_Values(rng, used, e=member, a=value))
     parts[target + 1] = section(target + 1, member, rng, used, first=meals)
     text = "".join(parts)
-    question = f"What is the daily meal allowance for {member} staff?"
-    return text, Planted(question, value, text.index(f"${value}"), member)
+    question = f"What is the daily meal allowance for domestic travel at {member}?"
+    values = tuple(re.findall(r"\$?\d[\d,]*(?:\.\d+)?%?", parts[target + 1].split("\n", 1)[1]))
+    return text, Planted(question, value, text.index(f"${value}"), member, values)
