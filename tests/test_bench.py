@@ -217,6 +217,8 @@ def _closed_port() -> int:
     (["ladder", "--concurrency", "1,128"], "outside 1..64"),                      # C above the sane limit
     (["ab", "--concurrency", "100"], "outside 1..64"),                            # A/B C above the limit
     (["ab", "--modes", "baseline,nope"], "--modes: nope"),                        # an unknown A/B mode
+    (["longdoc", "--lengths", "3000,100"], "at least 500"),                       # a document too short to grow
+    (["longdoc", "--model", "/nonexistent/model.gguf"], "model file not found"), # missing model (long documents)
     (["ladder", "--cold", "1,100"], "--cold: 100 is outside"),                    # cold levels checked too
     (["ladder", "--max-tokens", "0"], "--max-tokens"),                            # nothing to generate
     (["ladder", "--model", "/nonexistent/model.gguf"], "model file not found"),  # missing model
