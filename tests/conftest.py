@@ -47,3 +47,14 @@ def cli():
 def _own_index_cache(tmp_path_factory, monkeypatch):
     """Every test (and every CLI it runs) gets an empty fact-index cache, never the user's."""
     monkeypatch.setenv("AEGIS_CACHE_DIR", str(tmp_path_factory.mktemp("index-cache")))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _model_metadata():
+    """The embedded GGUF's metadata, read once on the main thread before any test's empty AEGIS_CACHE_DIR: the
+    fake engine's loader threads then never parse it while an app renders (tens of seconds on a busy machine)."""
+    from fakes import model_info
+
+    from aegis_tui.models import embedded_model_path
+
+    model_info(str(embedded_model_path()))

@@ -13,6 +13,7 @@ the requests it wants to and returns None for the rest, which are replayed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import queue
@@ -127,6 +128,16 @@ def recording(path: Path = RECORDING) -> Recording:
     return _RECORDINGS[path]
 
 
+@functools.cache
+def model_info(path: str):
+    """The GGUF's metadata, read once per test session: every test has its own empty AEGIS_CACHE_DIR (so no
+    on-disk metadata cache), and parsing the vocabulary in an app's loader thread while the UI renders takes
+    tens of seconds on a busy machine."""
+    from aegis_tui.models import inspect_model
+
+    return inspect_model(path)
+
+
 @dataclass
 class _Job:
     """A request waiting for, or streaming in, a slot."""
@@ -151,7 +162,7 @@ class FakeEngine:
     def __init__(self, n_parallel: int = 4, delay_s: float = 0.0, *, script: Script | None = None,
                  replies: Recording | None = None, fail_submit: Exception | None = None,
                  clock=time.perf_counter, record_from=None) -> None:
-        from aegis_tui.models import embedded_model_path, inspect_model
+        from aegis_tui.models import embedded_model_path
 
         self.recording = replies if replies is not None else recording()
         self.record_from = record_from
@@ -160,7 +171,7 @@ class FakeEngine:
         else:
             path = str(embedded_model_path())
             self.config = EngineConfig(model_path=path, n_parallel=n_parallel, n_ctx_per_slot=4096)
-            self.model_info = inspect_model(path)
+            self.model_info = model_info(path)
             if self.recording.model and self.recording.model != Path(path).name:
                 raise UnrecordedRequest(f"the replies were recorded with {self.recording.model}, the embedded "
                                         f"model is {Path(path).name}: re-record with `{RERECORD}`")
