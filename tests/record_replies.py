@@ -20,17 +20,26 @@ sys.path[:0] = [str(HERE), str(HERE.parent)]  # the tests' helpers, and this che
 
 import test_pipeline  # noqa: E402  (tests/ is not a package: its modules are imported by path)
 import test_tui  # noqa: E402
+import test_tui_index  # noqa: E402
 from fakes import RECORDING, FakeEngine, Recording  # noqa: E402
 
 from aegis_tui.engine import Engine, EngineConfig  # noqa: E402
 from aegis_tui.models import embedded_model_path  # noqa: E402
 
-SCENARIOS = [*test_pipeline.RECORDED, *test_tui.RECORDED]
+SCENARIOS = [*test_pipeline.RECORDED, *test_tui.RECORDED, *test_tui_index.RECORDED]
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """`--missing`: keep the recorded replies, ask the model only what they lack (same model file), then drop
+    the entries no scenario asked for; without it every reply is recorded afresh."""
     path = embedded_model_path()
     replies = Recording(RECORDING, model=path.name)
+    if "--missing" in argv:
+        old = Recording.load(RECORDING)
+        if old.model != path.name:
+            raise SystemExit(f"the replies were recorded with {old.model}: re-record them all")
+        replies.replies = dict(old.replies)
+    asked: set[str] = set()
     # One slot: a reply then depends only on its request. With several slots, which requests share a batch
     # depends on timing, and batch-dependent float rounding flips a few near-tie tokens from run to run.
     with Engine(EngineConfig(model_path=str(path), n_parallel=1)) as engine:
@@ -40,6 +49,7 @@ def main() -> int:
             try:
                 ans = s.ask(fake)
                 kept = fake.keep_forwarded()
+                asked.update(r.key for r in fake.calls)
             finally:
                 fake.close()
             verified = [f"{fv.fact.subject}·{fv.fact.predicate}·{fv.fact.object_value}"
@@ -47,10 +57,11 @@ def main() -> int:
             print(f"{s.sample} {s.mode}/{s.strategy} {getattr(s.script, '__name__', '-')}: {ans.state} "
                   f"after {ans.attempts} attempt(s), {kept} new replies, {time.perf_counter() - t:.0f} s; "
                   f"verified {verified}", flush=True)
+    replies.replies = {k: v for k, v in replies.replies.items() if k in asked}
     replies.save()
     print(f"{len(replies.replies)} replies written to {RECORDING}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

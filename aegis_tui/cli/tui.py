@@ -7,6 +7,7 @@ from typing import Callable
 from ..engine.config import EngineConfig
 from ..engine.protocol import EngineProtocol
 from . import add_engine_args, document_path, engine_config, open_remote
+from .index import add_cache_args, index_store
 
 
 def register(sub) -> None:
@@ -15,11 +16,13 @@ def register(sub) -> None:
     p.add_argument("doc", nargs="?", metavar="DOC",
                    help="document to open (.txt/.md, UTF-8 or GB18030); 'sample:zh' or 'sample:en'")
     add_engine_args(p)
-    p.add_argument("--strategy", choices=["fan-out", "single-pass"], default="fan-out",
-                   help="extraction strategy (default: %(default)s)")
+    p.add_argument("--strategy", choices=["index", "fan-out", "single-pass"], default="index",
+                   help="answering strategy (default: %(default)s: index the document in the background and "
+                        "answer from its verified facts)")
     p.add_argument("--export-dir", default=".", metavar="DIR", help="where reports are exported (default: .)")
     p.add_argument("--audit-log", metavar="PATH", help="audit log (default: $AEGIS_AUDIT_LOG or the user data dir)")
     p.add_argument("--no-audit", action="store_true", help="do not write the audit log")
+    add_cache_args(p)
     p.set_defaults(func=run)
 
 
@@ -56,6 +59,7 @@ def run(args) -> int:
         audit = AuditLog(args.audit_log)  # every answer's verification and state trail, hash-chained
     app = AegisApp(doc_path=doc, engine_factory=factory,
                    pipeline_config=PipelineConfig(strategy=args.strategy, model_name=label),
-                   export_dir=args.export_dir, model_label=label, audit=audit)
+                   export_dir=args.export_dir, model_label=label, audit=audit,
+                   index_store=lambda engine: index_store(args, engine))
     app.run()
     return int(app.return_code or 0)

@@ -74,14 +74,17 @@ class AppActions:
         self.push_screen(LedgerScreen(text))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """Pane switching exists only on a narrow screen (the wide layout shows every pane, its footer stays)."""
+        """Pane switching exists only on a narrow screen (the wide layout shows every pane, its footer stays);
+        the Facts view only with the fact index."""
+        if action in ("facts", "export_facts"):
+            return self.indexing  # the Facts view exists only when documents are indexed
         return action != "next_pane" or self.screen.has_class("-narrow")
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.refresh_bindings)  # after the screen's breakpoint classes are set
 
     def action_next_pane(self) -> None:
-        """On a narrow screen, show the next pane (document → answer → report → monitor)."""
+        """On a narrow screen, show the next pane (document → answer → report → monitor → facts)."""
         self.query_one(PaneTabs).cycle()
 
     def action_next_question(self) -> None:

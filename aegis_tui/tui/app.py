@@ -21,6 +21,8 @@ from .actions import AppActions, sample_path
 from .answer_pane import AnswerPane
 from .commands import AegisCommands
 from .document_view import DocumentView
+from .facts_pane import FactsPane
+from .indexing import AppIndexing
 from .monitor import GaugePane, SlotsPane, gauge_text, slots_text
 from .panes import BREAKPOINT, PaneTabs
 from .questions import QuestionInput, QuestionsList
@@ -43,7 +45,7 @@ def _while_running(handler):
     return handle
 
 
-class AegisApp(AppActions, AppWorkers, App):
+class AegisApp(AppIndexing, AppActions, AppWorkers, App):
     """The terminal UI; engine_factory builds the engine in a worker (tests pass a fake, the CLI the real one)."""
 
     CSS_PATH = "aegis.tcss"
@@ -59,6 +61,7 @@ class AegisApp(AppActions, AppWorkers, App):
         Binding("ctrl+s", "export", "Export"),
         Binding("ctrl+y", "copy_answer", "Copy"),
         Binding("ctrl+l", "ledger", "Ledger"),
+        Binding("ctrl+f", "facts", "Facts"),  # only with the fact index (check_action)
         Binding("ctrl+n", "next_question", "Next Q"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
@@ -66,7 +69,7 @@ class AegisApp(AppActions, AppWorkers, App):
     def __init__(self, doc_path: str | Path | None = None,
                  engine_factory: Callable[[], EngineProtocol] | None = None, pipeline_config=None, gauge=None, *,
                  audit=None, export_dir: str | Path = ".", model_label: str = "model",
-                 poll_interval: float = 1.0) -> None:
+                 poll_interval: float = 1.0, index_store: Callable[[EngineProtocol], object] | None = None) -> None:
         super().__init__()
         self.doc_path = doc_path
         self.engine_factory = engine_factory
@@ -75,6 +78,8 @@ class AegisApp(AppActions, AppWorkers, App):
         self.export_dir = Path(export_dir)
         self.model_label = model_label
         self.poll_interval = poll_interval
+        self.index_store = index_store  # engine -> IndexStore (the CLI's cache options); default: in memory
+        self._index_warned: set[str] = set()
         if gauge is None:
             from ..memory.gauge import Gauge
 
@@ -107,9 +112,13 @@ class AegisApp(AppActions, AppWorkers, App):
                 with Horizontal(id="model-row"):
                     yield Label("", id="model-status")
                     yield ProgressBar(total=None, show_eta=False, show_percentage=False, id="model-progress")
+                with Horizontal(id="index-row"):
+                    yield Label("", id="index-status")
+                    yield ProgressBar(total=None, show_eta=False, show_percentage=True, id="index-progress")
                 yield QuestionsList(id="questions")
                 yield AnswerPane(id="answer")
                 yield ReportPane(id="report")
+                yield FactsPane(id="facts-view")
                 with Horizontal(id="monitor"):
                     yield GaugePane(id="gauge")
                     yield SlotsPane(id="slots")
@@ -118,10 +127,12 @@ class AegisApp(AppActions, AppWorkers, App):
     def on_mount(self) -> None:
         titles = {"#document": "Document", "#question": "Question", "#questions": "Questions",
                   "#answer": "Answer", "#report": "Verification report", "#gauge": "Memory",
-                  "#slots": "Engine slots"}
+                  "#slots": "Engine slots", "#facts-view": "Facts"}
         for sel, title in titles.items():
             self.query_one(sel).border_title = title
         self.query_one("#question").focus()
+        self.screen.set_class(self.indexing, "-indexing")  # the progress line and the Facts view exist
+        self.query_one(PaneTabs).enable_facts(self.indexing)
         self.gauge.start()
         self._open(self.doc_path or sample_path())
         if self.engine_factory is not None:
@@ -135,6 +146,7 @@ class AegisApp(AppActions, AppWorkers, App):
 
     def on_unmount(self) -> None:
         self._closing = True
+        self._cancel_index()
         for run in self.runs.values():
             run.cancel.set()
         self.gauge.stop()
@@ -200,12 +212,12 @@ class AegisApp(AppActions, AppWorkers, App):
         if self._closing or not self.is_running:
             msg.engine.close()
             return
-        self.engine, self.ledger = msg.engine, msg.ledger
+        self.engine, self.ledger, self.indexes = msg.engine, msg.ledger, msg.indexes
         cfg = self.pipeline_config or PipelineConfig()
         info = getattr(msg.engine, "model_info", None)
         if info is not None and not cfg.model_name:
             cfg.model_name = info.name
-        self.pipeline = Pipeline(msg.engine, cfg, audit=self.audit)
+        self.pipeline = Pipeline(msg.engine, cfg, audit=self.audit, indexes=msg.indexes)
         ec = getattr(msg.engine, "config", None)
         what = f"{info.name} · {info.quantization}" if info is not None else "model"
         shape = f" · {ec.n_parallel} slots × {ec.n_ctx_per_slot} ctx" if ec is not None else ""
@@ -217,6 +229,7 @@ class AegisApp(AppActions, AppWorkers, App):
                 if run.state.get(mode) == RunState.WAITING:
                     self._start(run, mode)
                     self._refresh_run(run)
+        self._start_index()  # after the waiting questions: their values go to the front of the queue
 
     @_while_running
     def on_model_failed(self, msg: m.ModelFailed) -> None:
@@ -235,6 +248,7 @@ class AegisApp(AppActions, AppWorkers, App):
         self._set_document(msg.document)
         if self.current_run() is not None:
             self.show_run(None)  # a new document starts with a clean answer pane; its questions stay listed
+        self._start_index()  # cancels the previous document's run
 
     @_while_running
     def on_document_failed(self, msg: m.DocumentFailed) -> None:

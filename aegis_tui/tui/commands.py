@@ -17,6 +17,9 @@ COMMANDS = [
     ("Copy the answer", "Copy the realized answer to the clipboard", "copy_answer"),
     ("Show the memory ledger", "Predicted weights, KV cache and buffers for this model and config", "ledger"),
     ("Next question", "Show the next asked question's report", "next_question"),
+    ("Show the facts", "The document's verified fact table, filterable (strategy index)", "facts"),
+    ("Export the facts as CSV", "Write <document>.facts.csv (every verified fact) to the export folder",
+     "export_facts"),
 ]
 
 

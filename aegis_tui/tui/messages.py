@@ -23,6 +23,7 @@ class ModelReady(Message):
     engine: EngineProtocol
     load_s: float
     ledger: object | None  # the memory ledger predicted for this model and config
+    indexes: object | None = None  # the IndexStore answers and the background index share (strategy "index")
 
 
 @dataclass
@@ -97,3 +98,35 @@ class ExportFailed(Message):
     """Writing a report failed."""
 
     error: str
+
+
+@dataclass
+class IndexProgress(Message):
+    """The document's fact index grew (throttled): its indexer, the progress and whether a run is going."""
+
+    document: object
+    indexer: object
+    progress: object      # factindex.Progress
+    running: bool = True
+
+
+@dataclass
+class IndexFailed(Message):
+    """Building the fact index raised: shown once, answers still work (they label what they need)."""
+
+    document: object
+    error: str
+
+
+@dataclass
+class IndexWarning(Message):
+    """The index cache was turned off (read-only or full directory): indexing goes on in memory."""
+
+    warning: str
+
+
+@dataclass
+class FactsExported(Message):
+    """The fact table was written as CSV."""
+
+    path: str

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 from . import messages as m
@@ -30,7 +31,23 @@ class AppWorkers:
             ledger = engine_ledger(engine)
         except Exception:  # the ledger is informative; the model works without it
             ledger = None
-        self.post_message(m.ModelReady(engine, time.perf_counter() - t0, ledger))
+        self.post_message(m.ModelReady(engine, time.perf_counter() - t0, ledger, self._index_store(engine)))
+
+    def _index_store(self, engine):
+        """The IndexStore for this engine when documents are indexed (the CLI's cache options), else None."""
+        if not self.indexing:
+            return None
+        from ..answer.factindex import IndexStore
+
+        info = getattr(engine, "model_info", None)
+        in_memory = partial(IndexStore, engine, info.name if info is not None else self.model_label)
+        if self.index_store is None:
+            return in_memory()
+        try:
+            return self.index_store(engine)  # reads the model file's fingerprint: here, not on the UI thread
+        except Exception as exc:
+            self.post_message(m.IndexWarning(f"the index cache is off ({error_text(exc)}); indexing in memory"))
+            return in_memory()
 
     def _load_document(self, path: str) -> None:
         from ..text.document import Document
