@@ -20,8 +20,10 @@ from ..engine.config import Sampling
 from ..engine.protocol import EngineProtocol
 from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
+from ..text.docindex import LIST_ITEM
 from ..text.document import Document
-from .prompts import index_label_prompt, label_grammar, render
+from ..text.lexicon import CJK
+from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
 from .report import FactVerdict, locate
@@ -359,7 +361,12 @@ class Indexer:
                                       "is who or what it applies to", fact=fact,
                                       avoid_subject=max(fact.subject, fact.predicate, key=len))
                 else:
-                    verdict = self.index.verify_one(r.key, fact)
+                    verdict = None
+                    if (whole := whole_item_subject(cand, fact.subject)) is not None:
+                        wider = fact.model_copy(update={"subject": whole})
+                        if (v := self.index.verify_one(r.key, wider)).passed:
+                            fact, verdict = wider, v
+                    verdict = verdict or self.index.verify_one(r.key, fact)
                     if verdict.passed:
                         self.index.add(r.key, verdict)
                         return None
@@ -402,3 +409,18 @@ class IndexStore:
 
     def warnings(self) -> list[str]:
         return [w for i in self._open.values() if i.index.cache is not None for w in i.index.cache.warnings]
+
+
+_ITEM_EDGE = " \t，、,；;。.：:（）()的为"
+
+
+def whole_item_subject(cand: Candidate, subject: str) -> str | None:
+    """The whole head of a Chinese enumeration item when the label took only its tail: in
+    "一级及以下定点医疗机构300元" the subject 医疗机构 names every level's item alike; the item's words before
+    the value (up to the previous separator, without digits) name this one. None when that does not apply."""
+    own = last_pieces(cand.before, 1)
+    own = LIST_ITEM.sub("", own, count=1).strip(_ITEM_EDGE)
+    if (subject and own != subject and own.endswith(subject) and CJK.search(own) and len(own) <= 24
+            and not any(ch.isdigit() for ch in own)):
+        return own
+    return None

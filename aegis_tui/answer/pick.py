@@ -1,12 +1,15 @@
 """Choosing among verified facts: which shortlisted facts of the index answer the question.
 
-Code decides where it can: a fact whose predicate names what the question asks for is chosen, and a fact
-whose evidence (its clause, section and headers) never mentions anything the question asks for is not; every
-other shortlisted fact gets the model's grammar-constrained yes/no, all of them in flight at once across the slots,
+Code decides where it can: a fact whose predicate names what the question asks for is chosen; when every
+part of the question names what it asks for, the other facts are not; a fact whose evidence (its clause,
+section and headers) never mentions anything the question asks for is not either. Every other shortlisted
+fact gets the model's grammar-constrained yes/no, all of them in flight at once across the slots,
 the question in the shared prefix. Irrelevance is a decision, not a failure: a "no" is recorded as skipped.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..text.document import Document
 from .factindex import IndexedFact
@@ -16,6 +19,12 @@ from .relevance import asked_predicates, predicate_asked
 from .states import State
 
 PICK_MAX_TOKENS = 2
+_PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
+
+
+def question_parts(question: str) -> list[str]:
+    """The parts of a question that each ask for something (split at question marks, commas, 'and how …')."""
+    return [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
 
 
 def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:
@@ -24,12 +33,19 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     question = job.answer.question
     lang = doc.language
     asked = asked_predicates(question)
+    # a question that names what it asks for in every part ("起付线和报销比例…？年度封顶线…？") is answered by the
+    # facts whose predicate names it; one with a part the lexicon does not know ("… and how soon must reports be
+    # submitted?") leaves the facts it cannot place to the model, unless their evidence mentions nothing asked
+    explicit = bool(asked) and all(asked_predicates(part) for part in question_parts(question))
     decided: dict[str, bool] = {}
     reasons: dict[str, str] = {}
     ask = []
     for f in shortlist:
         if predicate_asked(f.fact.predicate, question):
             decided[f.key] = True
+        elif explicit:
+            decided[f.key] = False
+            reasons[f.key] = f"its predicate names none of what the question asks for ({', '.join(asked)})"
         elif asked and not any(w in contexts.get(f.key, f.fact.source_text).lower() for w in asked):
             decided[f.key] = False
             reasons[f.key] = f"its evidence does not mention what the question asks for ({', '.join(asked)})"

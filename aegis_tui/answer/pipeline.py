@@ -19,7 +19,7 @@ from .job import Cancelled, Job
 from .pick import choose
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, EntityAwareRealizer
-from .relevance import Candidate, candidate_key, enumerate_candidates, focus
+from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
 from .repair import Worklist, failure_note
 from .states import Answer, Outcome, PipelineEvent, State
 from .verify import Tier1CodeVerifier, unsupported_numbers
@@ -171,7 +171,7 @@ class Pipeline:
                 if report.rejected:
                     ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
                     report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
-                report = self._focus(verifier, report, ans) if report.verified else None
+                report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
                 verify_ms = (time.perf_counter() - t) * 1000
             else:
                 job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
@@ -212,15 +212,29 @@ class Pipeline:
                 break
         return work
 
-    def _focus(self, verifier: Tier1CodeVerifier, report, ans: Answer):
-        """Keep only the entities a question singles out ("在三级医院…"); the others are skipped, not failed."""
-        keep = focus([fv.fact.subject for fv in report.verified], ans.question)
-        if keep is None:
+    def _focus(self, verifier: Tier1CodeVerifier, report, ans: Answer, by_predicate: bool = False):
+        """Keep only the entities a question singles out ("在三级医院…"); the others are skipped, not failed.
+
+        by_predicate: the entities are told apart among facts that state the same thing (the same asked
+        predicate word, else the same predicate), so one part of "what is the rate, and how soon must reports
+        be submitted?" does not single out the other part's facts.
+        """
+        groups: dict[tuple, list] = {}
+        asked = asked_predicates(ans.question) if by_predicate else []
+        for fv in report.verified:
+            p = fv.fact.predicate.lower()
+            key = (tuple(w for w in asked if w in p) or (p,)) if by_predicate else ()
+            groups.setdefault(key, []).append(fv)
+        dropped = []
+        for group in groups.values():
+            keep = focus([fv.fact.subject for fv in group], ans.question)
+            if keep is not None:
+                dropped += [fv for fv in group if fv.fact.subject not in keep]
+        if not dropped:
             return report
-        kept = [fv.fact for fv in report.verified if fv.fact.subject in keep]
+        kept = [fv.fact for fv in report.verified if fv not in dropped]
         ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject, "predicate": fv.fact.predicate,
-                         "reason": "not the entity the question asks about"}
-                        for fv in report.verified if fv.fact.subject not in keep]
+                         "reason": "not the entity the question asks about"} for fv in dropped]
         return verifier.verify(ExtractionPayload(atomic_facts=kept))
 
     # ---- baseline ---------------------------------------------------------------------------------

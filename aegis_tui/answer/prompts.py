@@ -220,7 +220,7 @@ def _content(text: str) -> bool:
         w.lower() not in FUNCTION_WORDS_EN for w in re.findall(r"[A-Za-z][A-Za-z\-]*", text))
 
 
-def _last_pieces(text: str, n: int) -> str:
+def last_pieces(text: str, n: int) -> str:
     """The last n separator-delimited pieces of text (separators kept), e.g. the fragments nearest a value."""
     cuts = [m.end() for m in _SEP.finditer(text.rstrip("，、,；;：:。 "))]
     return text[cuts[-n]:] if len(cuts) >= n else text
@@ -239,8 +239,8 @@ def label_grammar(cand: Candidate, repair: RepairNote | None = None, relevance: 
     rules: list[tuple[str, str]] = []
     subj_alts = []
     # The value's own fragment; with the one before it when the own fragment is short ("报销比例为").
-    own = _last_pieces(cand.before, 1)
-    near_before = own if len(own.strip()) >= 8 else _last_pieces(cand.before, 2)
+    own = last_pieces(cand.before, 1)
+    near_before = own if len(own.strip()) >= 8 else last_pieces(cand.before, 2)
     near_after = _SEP.split(cand.after, maxsplit=1)[0]
     if not relevance and (later := find_quantities(near_after)):
         # the index's grammar: the words after a value end at the next value ("… in standard cities and $400 …")
