@@ -165,6 +165,7 @@ def _goal(engine, mid: str, chars: int, top_k: int) -> dict:
         again = pipe.answer(doc, planted.question)
         index = pipe.indexes.indexer(doc).index
         labelled, cached = index.done, index.cache is not None and index.cache.enabled
+        planted_label = _label_of(index, planted)
     verified = [fv.fact.object_value for fv in ans.report.verified] if ans.report is not None else []
     # right: the planted value, verified and said, and no value from any other section (another member's)
     elsewhere = [v for v in verified if v not in planted.section_values]
@@ -173,7 +174,8 @@ def _goal(engine, mid: str, chars: int, top_k: int) -> dict:
     return {
         "chars": len(text), "values": values, "question": planted.question, "planted_value": planted.value,
         "planted_at": rnd(planted.offset / len(text), 3), "answer": ans.answer, "state": str(ans.state),
-        "verified_values": verified,
+        "verified_values": verified, "planted_offered": any(f"${planted.value}" in q for q in ans.offered),
+        "planted_label": planted_label, "skipped": ans.skipped,
         "values_from_other_sections": elsewhere, "right": right,
         "open_to_answer_s": rnd(total_s, 3), "load_s": rnd(load_s, 3), "candidates_s": rnd(candidates_s, 3),
         "index_s": ans.timings.get("index_s"), "e2e_s": ans.timings.get("e2e_s"),
@@ -185,6 +187,30 @@ def _goal(engine, mid: str, chars: int, top_k: int) -> dict:
         "goal_time_met": right and total_s <= GOAL_S,
         "goal_rss_met": sampler.summary()["peak_rss_mib"] <= GOAL_RSS_MIB,
     }
+
+
+def _label_of(index, planted) -> dict | None:
+    """What became of the planted value in the index: its verified label, or the rule that rejected it."""
+    for key, cand in index.candidates.items():
+        if planted.value in cand.value and abs(cand.offset - planted.offset) <= 1:
+            if key in index.facts:
+                f = index.facts[key].fact
+                return {"verified": True, "subject": f.subject, "predicate": f.predicate}
+            if key in index.rejected:
+                r = index.rejected[key]
+                return {"verified": False, "rule": r.rule, "detail": r.detail, "label": r.fact and
+                        {"subject": r.fact.get("subject"), "predicate": r.fact.get("predicate")}}
+            return {"verified": None}
+    return None
+
+
+def _describe(label: dict | None) -> str:
+    if not label or label.get("verified") is None:
+        return "not labelled"
+    if label["verified"]:
+        return f"verified: {label['subject']} / {label['predicate']}"
+    got = label.get("label") or {}
+    return f"rejected ({label['rule']}): {got.get('subject')} / {got.get('predicate')}"
 
 
 def text_report(r: dict) -> list[Block]:
@@ -199,6 +225,8 @@ def text_report(r: dict) -> list[Block]:
                  Table(["measure", "value"], [
                      ["answer", g["answer"][:120]], ["right and verified", g["right"]],
                      ["values stated from other sections", len(g["values_from_other_sections"])],
+                     ["planted value shortlisted", g["planted_offered"]],
+                     ["planted value's label", _describe(g["planted_label"])],
                      ["opening to answer (s)", g["open_to_answer_s"]], ["  reading the file (s)", g["load_s"]],
                      ["  enumerating values (s)", g["candidates_s"]], ["  labelling what it needs (s)", g["index_s"]],
                      ["values labelled", g["labelled"]], ["engine requests", g["requests"]],
