@@ -7,6 +7,8 @@ so the model's real answers to the repair prompts are recorded too. Every reques
 written to tests/data/replies.json, keyed by fakes.request_key; entries no scenario asks for are dropped.
 Run it after changing a prompt, a grammar, sampling, the few-shot examples or a test's question, then review
 the diff of the JSON (each entry shows the end of its prompt) and the tests that assert what the model did.
+`python tests/record_replies.py --missing` keeps the recorded replies and asks the model only for requests they
+lack (a new scenario), dropping entries no scenario asks for any more.
 """
 
 from __future__ import annotations

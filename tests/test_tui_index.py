@@ -289,3 +289,17 @@ async def test_narrow_facts_pane(tmp_path):
         await pilot.press("enter", "enter")  # the filter, then the first row: its evidence on the document pane
         await wait_for(pilot, lambda: tabs.pane == "document")
         assert app.query_one(DocumentView).spans
+
+
+@sync
+async def test_a_fact_shows_its_own_document(tmp_path):
+    from aegis_tui.text.document import Document
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: indexed(app))
+        app._set_document(Document.load(DOCS / "r_mileage_en.md"))  # as when a question about it is shown
+        await pilot.press("ctrl+f", "enter", "down")
+        await wait_for(pilot, lambda: app.document.path.endswith("policy_en.txt"))
+        row = app.query_one(FactsPane).shown[1]
+        await wait_for(pilot, lambda: set(app.query_one(DocumentView).spans) >= set(row.spans))

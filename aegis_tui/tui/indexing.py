@@ -155,6 +155,9 @@ class AppIndexing:
     def on_facts_pane_fact_selected(self, msg: FactsPane.FactSelected) -> None:
         if not self.is_running:
             return
+        shown = self.query_one(FactsPane).document
+        if shown is not None and (self.document is None or self.document.sha256 != shown.sha256):
+            self._set_document(shown)  # a question about another document was on screen: show the facts' own
         self.query_one(DocumentView).highlight(msg.spans)
         if msg.chosen and msg.spans:
             self.query_one(PaneTabs).show("document")  # narrow: the evidence is on the document pane
