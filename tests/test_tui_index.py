@@ -303,3 +303,40 @@ async def test_a_fact_shows_its_own_document(tmp_path):
         await wait_for(pilot, lambda: app.document.path.endswith("policy_en.txt"))
         row = app.query_one(FactsPane).shown[1]
         await wait_for(pilot, lambda: set(app.query_one(DocumentView).spans) >= set(row.spans))
+
+
+# ---- the real model --------------------------------------------------------------------------------------
+@pytest.mark.model
+@sync
+async def test_index_with_real_model_then_from_the_cache(embedded_model, tmp_path):
+    """Cold: a question asked while indexing is answered from verified facts; warm: the cache completes at once."""
+    from aegis_tui.answer.factindex import IndexStore
+    from aegis_tui.cli.index import model_id
+    from aegis_tui.cli.tui import engine_factory
+    from aegis_tui.engine import EngineConfig
+
+    config = EngineConfig(model_path=embedded_model, n_parallel=4, n_ctx_per_slot=4096)
+
+    def app_on_cache() -> AegisApp:
+        app = AegisApp(sample_path("policy_en"), engine_factory=engine_factory(config), gauge=FakeGauge(),
+                       pipeline_config=PipelineConfig(strategy="index"), export_dir=tmp_path, poll_interval=0.5,
+                       index_store=lambda engine: IndexStore(engine, model_id(engine), tmp_path / "cache"))
+        app.fake_engines = []
+        return app
+
+    app = app_on_cache()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None, timeout=120)
+        app.query_one(QuestionInput).value = LODGING_Q
+        await pilot.press("enter")
+        qid = max(app.runs)
+        await wait_for(pilot, lambda: app.runs[qid].finished and indexed(app), timeout=600)
+        ans = app.runs[qid].answer
+        assert ans.state == "done" and {"$250 per night", "$400 per night"} <= {
+            fv.fact.object_value for fv in ans.report.verified}
+        verified = app.index_progress.verified
+        assert verified >= 10 and len(app.query_one(FactsPane).rows) == verified
+    warm = app_on_cache()
+    async with warm.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: indexed(warm), timeout=120)
+        assert warm.index_progress.verified == verified and warm.indexer.requests == 0
