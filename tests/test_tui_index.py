@@ -305,6 +305,21 @@ async def test_a_fact_shows_its_own_document(tmp_path):
         await wait_for(pilot, lambda: set(app.query_one(DocumentView).spans) >= set(row.spans))
 
 
+
+def test_narrow_facts_snapshot(snap_compare, tmp_path):
+    """80×24, the Facts tab: the progress line complete, the filtered rows and the selected fact's evidence."""
+    app = make_app(tmp_path)
+
+    async def run_before(pilot):
+        await wait_for(pilot, lambda: indexed(app))
+        await pilot.press("ctrl+f")
+        app.query_one("#facts-filter").cursor_blink = False
+        await pilot.press(*"cities", "enter", "down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
 # ---- the real model --------------------------------------------------------------------------------------
 @pytest.mark.model
 @sync

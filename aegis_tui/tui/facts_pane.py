@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Input, Static
 
 from .report_pane import _spans_of, clip, where_line
 
-COLUMNS = [("section", 16), ("subject", 22), ("predicate", 16), ("value", 10), ("where", 22)]
+COLUMNS = [("section", 12), ("subject", 20), ("predicate", 16), ("value", 14), ("where", 14)]  # fits the wide pane
 
 
 @dataclass(frozen=True)
