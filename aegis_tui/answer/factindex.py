@@ -225,7 +225,9 @@ class Indexer:
     on_piece: Callable | None = None
     tokens: int = 0
     requests: int = 0
+    failures: list[str] = field(default_factory=list)   # engine errors of this run (values left pending)
     _queue: deque = field(default_factory=deque)
+    _skipped: set = field(default_factory=set)            # keys whose request failed in this run
     _running: bool = False
     _t0: float = 0.0
     _done0: int = 0
@@ -248,7 +250,8 @@ class Indexer:
         self.prioritize(keys)
         while True:
             with self.index.lock:
-                left = [k for k in keys if k in self.index.candidates and not self.index.is_done(k)]
+                left = [k for k in keys if k in self.index.candidates and not self.index.is_done(k)
+                        and k not in self._skipped]
                 if not left:
                     return
                 if self._running:
@@ -278,6 +281,7 @@ class Indexer:
                 raise AegisError("the index is already being built")
             self._running = True
             self._t0, self._done0 = time.perf_counter(), self.index.done
+            self._skipped = set()
         wanted = set(only) if only is not None else None
         inflight: list[_Request] = []
         try:
@@ -307,6 +311,7 @@ class Indexer:
             for r in inflight:
                 r.handle.cancel()
             with self.index.lock:
+                self._queue.extendleft(reversed([r.key for r in inflight]))  # a later run labels them first
                 self._running = False
                 self.index.changed.notify_all()
             if self.on_progress is not None:
@@ -317,6 +322,9 @@ class Indexer:
             for _ in range(len(self._queue)):
                 key = self._queue.popleft()
                 if self.index.is_done(key) or key in busy:
+                    continue
+                if key in self._skipped:  # failed in this run: back of the queue, for the next run
+                    self._queue.append(key)
                     continue
                 if wanted is not None and key not in wanted:
                     self._queue.append(key)  # someone else's turn later
@@ -344,6 +352,14 @@ class Indexer:
 
         c = r.handle.result()
         self.tokens += c.stats.generated_tokens
+        if c.finish_reason.aborted:
+            # the engine failed or the request was cancelled: no verdict about the value, so nothing is journalled
+            # and the value stays pending for the next run (a server restart must not reject half a document)
+            self.failures.append(f"{c.finish_reason}: {c.error or ''}".strip(": "))
+            with self.index.lock:
+                self._skipped.add(r.key)
+                self._queue.append(r.key)
+            return None
         cand = self.index.candidates[r.key]
         problem, obj = parse_output(c)
         fact = None

@@ -45,8 +45,15 @@ def warn(store) -> None:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("index", help="the verified fact table of a document (every value, its labels, evidence)")
-    p.add_argument("doc", metavar="DOC", help="document (.txt/.md/.docx/.pdf); 'sample:zh' or 'sample:en'")
+    p = sub.add_parser("index", help="the verified fact table of a document (every value, its labels, evidence); "
+                                     "with --out, batch review of many documents")
+    p.add_argument("docs", metavar="DOC", nargs="+",
+                   help="document (.txt/.md/.docx/.pdf) or 'sample:zh'/'sample:en'; with --out, any number of "
+                        "documents and directories (searched recursively)")
+    p.add_argument("--out", metavar="DIR", help="batch review: one fact table per document in DIR (JSONL and CSV) "
+                                                "and summary.json; resumable (indexed documents come from the cache)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="batch review: documents indexed at once, sharing the engine's slots (default 1)")
     p.add_argument("--format", choices=["text", "json", "csv"], default="text", help="output format")
     p.add_argument("--attempts", type=int, default=2, help="labelling attempts per value incl. repairs (default 2)")
     p.add_argument("--audit-log", metavar="PATH", help="audit log (default: $AEGIS_AUDIT_LOG or the user data dir)")
@@ -85,7 +92,13 @@ def run(args) -> int:
 
     if args.attempts < 1 or args.attempts > 5:
         raise InputError("--attempts must be between 1 and 5")
-    doc = load_document(args.doc)
+    if args.out is not None:
+        from .batch import run_batch
+
+        return run_batch(args)
+    if len(args.docs) > 1:
+        raise InputError("several documents need --out DIR (batch review)")
+    doc = load_document(args.docs[0])
     audit = None
     if not args.no_audit:
         from ..audit import AuditLog
