@@ -79,6 +79,8 @@ class _Request:
     response: object = None  # the open streaming response, closed by cancel() or close()
     generated: int = 0
     last_piece: float = 0.0
+    parts: list[str] = field(default_factory=list)  # the text streamed so far
+    ended: bool = False  # set (under the engine's lock) by the first _end(): cancel, close, or the worker
     stats: RequestStats = field(default_factory=RequestStats)
 
 
@@ -240,7 +242,7 @@ class RemoteEngine:
                 handle._finish(Completion("", FinishReason.CLOSED, "the engine is closed", [], req.stats))
                 return handle
             self._requests[handle.id] = req
-        self._pool.submit(self._run, req)
+            self._pool.submit(self._run, req)  # under the lock: close() cannot shut the pool down in between
         return handle
 
     def tokenize(self, text: str, add_special: bool = True) -> list[int]:
@@ -297,8 +299,8 @@ class RemoteEngine:
             self._closed.set()
             reqs = list(self._requests.values())
         for req in reqs:
-            self._end(req, FinishReason.CLOSED, "the engine was closed", "")
-        # a worker blocked on a read sees its stream closed (or its handle done) and exits on its own
+            self._end(req, FinishReason.CLOSED, "the engine was closed")
+        # a worker blocked on a read sees its stream closed (or its request ended) and exits on its own
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._client.close()
 
@@ -326,56 +328,57 @@ class RemoteEngine:
         with self._lock:
             req = self._requests.get(handle.id)
         if req is not None:
-            self._end(req, FinishReason.CANCELLED, None, "")
+            self._end(req, FinishReason.CANCELLED, None)
 
-    def _end(self, req: _Request, reason: FinishReason, error: str | None, text: str) -> None:
+    def _end(self, req: _Request, reason: FinishReason, error: str | None) -> None:
         """Finish the handle once and close its stream (a worker blocked on it wakes with an error)."""
         with self._lock:
+            if req.ended:
+                return
+            req.ended = True
             self._requests.pop(req.handle.id, None)
             resp, req.response = req.response, None
         if resp is not None:
-            try:
-                resp.close()
-            except Exception:
-                pass
+            _hang_up(resp)
         req.stats.e2e_s = time.perf_counter() - req.t_submit
         req.stats.generated_tokens = req.stats.generated_tokens or req.generated
-        req.handle._finish(Completion(text, reason, error, [], req.stats))
+        req.handle._finish(Completion("".join(req.parts), reason, error, [], req.stats))
 
     def _run(self, req: _Request) -> None:
         h = req.handle
         with self._lock:
-            if h.done or h.cancel_requested or self._closed.is_set():
+            if req.ended or h.cancel_requested or self._closed.is_set():
                 return
             req.started = True
         req.stats.queue_s = time.perf_counter() - req.t_submit
-        parts: list[str] = []
+        parts = req.parts
         for attempt in range(self.retries + 1):
+            if req.ended:  # cancelled while backing off
+                return
             try:
-                reason = self._stream(req, parts)
-                self._end(req, reason, None, "".join(parts))
+                reason = self._stream(req)
+                self._end(req, reason, None)
                 return
             except _Retry as exc:
-                if h.done:
+                if req.ended:
                     return
                 if parts or attempt == self.retries:
                     what = f"after {req.generated} token(s)" if parts else f"after {attempt + 1} tries"
-                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {exc} {what}", "".join(parts))
+                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {exc} {what}")
                     return
                 if self._closed.wait(self.backoff_s * 2 ** attempt):
                     return
             except _Failed as exc:
-                if not h.done:
-                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {exc}", "".join(parts))
+                if not req.ended:
+                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {exc}")
                 return
             except Exception as exc:  # never let a worker die with the handle open
-                if not h.done:
-                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {self._scrub(_reason(exc))}",
-                              "".join(parts))
+                if not req.ended:
+                    self._end(req, FinishReason.ERROR, f"backend {self.url}: {self._scrub(_reason(exc))}")
                 return
 
-    def _stream(self, req: _Request, parts: list[str]) -> FinishReason:
-        """One POST /v1/completions, streamed into parts and the handle; raises _Retry or _Failed."""
+    def _stream(self, req: _Request) -> FinishReason:
+        """One POST /v1/completions, streamed into req.parts and the handle; raises _Retry or _Failed."""
         import json
 
         import httpx
@@ -385,7 +388,7 @@ class RemoteEngine:
         try:
             with self._client.stream("POST", "/v1/completions", json=req.body) as resp:
                 with self._lock:
-                    if req.handle.done:
+                    if req.ended:
                         return FinishReason.CANCELLED
                     req.response = resp
                 if resp.status_code in RETRY_STATUS:
@@ -408,7 +411,7 @@ class RemoteEngine:
                     if obj.get("error"):
                         raise _Failed(self._scrub(_message(obj["error"])))
                     self._usage(req, obj)
-                    if req.handle.done:  # cancelled or closed while this read was under way
+                    if req.ended:  # cancelled or closed while this read was under way
                         return FinishReason.CANCELLED
                     for ch in obj.get("choices") or []:
                         text = ch.get("text") or ""
@@ -419,7 +422,7 @@ class RemoteEngine:
                             else:
                                 req.stats.itl_s.append(now - req.last_piece)
                             req.last_piece = now
-                            parts.append(text)
+                            req.parts.append(text)
                             req.generated += 1
                             self._recent.append((now, 1))
                             req.handle._emit(Piece(text, now, 1))
@@ -434,11 +437,11 @@ class RemoteEngine:
         except (_Retry, _Failed):
             raise
         except httpx.TimeoutException:
-            if req.handle.done:
+            if req.ended:
                 return FinishReason.CANCELLED
             raise _Failed(f"no data within {self.timeout:g} s") from None
         except httpx.HTTPError as exc:
-            if req.handle.done:  # cancel() or close() closed the stream under us
+            if req.ended:  # cancel() or close() closed the stream under us
                 return FinishReason.CANCELLED
             raise _Retry(f"connection lost ({self._scrub(_reason(exc))})") from None
         finally:
@@ -467,6 +470,23 @@ class RemoteEngine:
         for s in self._secrets:
             text = text.replace(s, "***")
         return " ".join(text.split())[:200]
+
+
+def _hang_up(resp) -> None:
+    """Close a streaming response now, from any thread: shutting the socket down wakes a worker blocked reading
+    it (a plain close would wait for the next chunk) and tells the server to stop generating."""
+    import socket
+
+    try:
+        sock = resp.extensions["network_stream"].get_extra_info("socket")
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+    except Exception:
+        pass  # no socket to reach (a proxy transport): closing below still ends the stream
+    try:
+        resp.close()
+    except Exception:
+        pass
 
 
 def _reason(exc: BaseException) -> str:
