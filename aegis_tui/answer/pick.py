@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
+from ..text.lexicon import QUESTION_WORDS
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -23,8 +24,11 @@ _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|
 
 
 def question_parts(question: str) -> list[str]:
-    """The parts of a question that each ask for something (split at question marks, commas, 'and how …')."""
-    return [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
+    """The parts of a question that each ask for something (split at question marks, commas, 'and how …');
+    a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one."""
+    parts = [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
+    asking = [p for p in parts if QUESTION_WORDS.search(p)]
+    return asking or parts
 
 
 def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:

@@ -31,6 +31,10 @@ QUERY_STOP_EN = STOP_EN | {"what", "how", "much", "many", "do", "does", "be", "w
                            "its", "this", "that"}
 
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
+# words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
+# scope ("在三级医院住院，…")
+QUESTION_WORDS = re.compile(r"多少|什么|几[个年天月次]|哪|吗|如何|怎么|是否|\b(?:what|how|when|which|who|where|whether|"
+                            r"is|are|does|do|can|must)\b", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
