@@ -175,7 +175,7 @@ def _goal(engine, mid: str, chars: int, top_k: int) -> dict:
         "chars": len(text), "values": values, "question": planted.question, "planted_value": planted.value,
         "planted_at": rnd(planted.offset / len(text), 3), "answer": ans.answer, "state": str(ans.state),
         "verified_values": verified, "planted_offered": any(f"${planted.value}" in q for q in ans.offered),
-        "planted_label": planted_label, "skipped": ans.skipped,
+        "planted_label": planted_label, "skipped": ans.skipped, "rejected": ans.rejected,
         "values_from_other_sections": elsewhere, "right": right,
         "open_to_answer_s": rnd(total_s, 3), "load_s": rnd(load_s, 3), "candidates_s": rnd(candidates_s, 3),
         "index_s": ans.timings.get("index_s"), "e2e_s": ans.timings.get("e2e_s"),
