@@ -123,8 +123,9 @@ def run(args) -> int:
 def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int, par: int, prose_tokens: int, *,
             modes=tuple(MODES), strategy: str = "fan-out", top_k: int = 16, warmup: bool = True, threads=None,
             n_gpu_layers=None, quick: bool = False, progress: bool = True) -> dict:
-    """The same questions in every mode and at every level C (in rounds of C at once), side by side in one run
-    on one engine. Before each mode a 1-token request primes its shared prefix (the document for prose and
+    """The same questions in every mode and at every level C (in rounds of C at once; each round goes through
+    every mode in turn), side by side in one run on one engine. Before each mode's round a 1-token request
+    primes its shared prefix (the document for prose and
     fan-out, the labelling instruction for a cold index, the relevance instruction for a warm one). Cold: a
     fresh in-memory index per round, so each round's answers label what they need; warm: the whole document
     indexed once beforehand (that build is timed and reported)."""
@@ -178,7 +179,7 @@ def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int,
     # + 160 tokens: a repair attempt appends the failed answer and the rule that rejected it
     engine, _ = open_engine(model, prompts, longest + 160, par, threads, n_gpu_layers)
     n_rounds = sum(-(-n_questions // c) for c in levels)
-    prog = Progress(len(levels) * len(modes) * (n_questions + int(warmup)) + int("index_warm" in modes),
+    prog = Progress(len(modes) * (len(levels) * n_questions + int(warmup) * n_rounds) + int("index_warm" in modes),
                     enabled=progress)
     load_before = loadavg()
     out: dict = {
@@ -200,27 +201,31 @@ def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int,
             warm_store, out["index_build"] = build_index(engine, doc, mid)
             prog.done_one()
         for c in levels:
-            level: dict = {"concurrency": c, "modes": {}, "answers": {}}
+            # rounds of C questions; within a round every mode answers the same questions one after the other, so
+            # the same question is compared within seconds on a machine whose load drifts
+            rows: dict[str, list[dict]] = {key: [] for key in modes}
+            walls = dict.fromkeys(modes, 0.0)
+            samplers = {key: Sampler(engine) for key in modes}
+            for at in range(0, n_questions, c):
+                batch = qs[at:at + c]
+                for key in modes:
+                    engine.clear_prefix_cache()
+                    if warmup and primes.get(key):
+                        prog.stage(f"C={c} {key}: priming the shared prefix")
+                        engine.generate(primes[key], max_tokens=1)
+                        prog.done_one()
+                    prog.stage(f"C={c} {key}: questions {at + 1}-{at + len(batch)}, {c} at once")
+                    store = (warm_store if key == "index_warm" else
+                             IndexStore(timed, mid, max_attempts=cfgs[key].max_attempts) if key == "index_cold"
+                             else None)
+                    with samplers[key]:
+                        got, w = _batch(Pipeline(timed, cfgs[key], indexes=store), timed, doc, batch,
+                                        MODES[key][0], prog)
+                    rows[key] += got
+                    walls[key] += w
+            level: dict = {"concurrency": c, "modes": {}, "answers": rows}
             for key in modes:
-                engine.clear_prefix_cache()
-                if warmup and primes.get(key):
-                    prog.stage(f"C={c} {key}: priming the shared prefix")
-                    engine.generate(primes[key], max_tokens=1)
-                    prog.done_one()
-                prog.stage(f"C={c} {key}: {n_questions} questions, {c} at once")
-                rows: list[dict] = []
-                wall = 0.0
-                with Sampler(engine) as sampler:
-                    for at in range(0, n_questions, c):
-                        store = (warm_store if key == "index_warm" else
-                                 IndexStore(timed, mid, max_attempts=cfgs[key].max_attempts)
-                                 if key == "index_cold" else None)
-                        pipe = Pipeline(timed, cfgs[key], indexes=store)
-                        got, w = _batch(pipe, timed, doc, qs[at:at + c], MODES[key][0], prog)
-                        rows += got
-                        wall += w
-                level["modes"][key] = _summary(rows, n_questions, wall, sampler.summary())
-                level["answers"][key] = rows
+                level["modes"][key] = _summary(rows[key], n_questions, walls[key], samplers[key].summary())
             level["ratios"] = _ratios(level)
             out["levels"].append(level)
     finally:

@@ -36,6 +36,8 @@ class Sampler:
             self.queued.append(st.queue_len)
 
     def __enter__(self) -> Sampler:
+        """Start sampling; a sampler entered again goes on accumulating (several rounds of one mode)."""
+        self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
         self._thread.start()
         return self
