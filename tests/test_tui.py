@@ -426,3 +426,48 @@ async def test_reference_question_with_real_model(embedded_model, tmp_path):
         assert app.ledger is not None and app.ledger.total_bytes > 0
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: len(app.exports) == 2)
+
+
+@sync
+async def test_an_exported_report_is_pinned_to_the_audit_head(tmp_path):
+    from aegis_tui.audit import AuditLog, verify_log
+
+    log = tmp_path / "audit.jsonl"
+    app = make_app(tmp_path, audit=AuditLog(log))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        qid = await ask(pilot, app, REFERENCE_Q)
+        await wait_for(pilot, lambda: app.runs[qid].finished)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: len(app.exports) == 2)
+    pin = json.loads((tmp_path / "aegis-report-1.json").read_text(encoding="utf-8"))["audit_head"]
+    assert pin["log"] == str(log) and pin["seq"] >= 0 and len(pin["hash"]) == 64
+    assert verify_log(log).ok
+    from aegis_tui.__main__ import main
+
+    assert main(["audit", "verify", str(log), "--expect-head", f"{pin['seq']}:{pin['hash']}"]) == 0
+
+
+@sync
+async def test_twenty_questions_half_of_them_cancelled_leave_no_run_stuck_and_no_slot_busy(tmp_path):
+    app = make_app(tmp_path, delay_s=0.2)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
+        qids = [await ask(pilot, app, REFERENCE_Q if i % 2 else CAP_Q) for i in range(20)]
+        cancelled = []
+        for qid in qids[::2]:
+            # show the question and cancel it as Esc does, in one tick of the app's loop (a question that has
+            # finished meanwhile is left alone: Esc would then cancel the newest running one instead)
+            if not app.runs[qid].finished:
+                app.show_run(qid)
+                app.action_cancel()
+                cancelled.append(qid)
+            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: all(app.runs[q].finished for q in qids), timeout=300)
+        for qid in qids:
+            state = app.runs[qid].summary_state()
+            assert state in (("CANCELLED", "DONE") if qid in cancelled else ("DONE",)), (qid, state)
+        assert sum(app.runs[q].summary_state() == "CANCELLED" for q in cancelled) >= 5
+        await settle(pilot, app)
+        stats = app.engine.stats()
+        assert stats.busy_slots == 0 and stats.queue_len == 0 and stats.kv_used == 0

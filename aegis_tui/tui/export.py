@@ -12,11 +12,14 @@ from .report_pane import fact_rows
 _NAME = re.compile(r"^aegis-report-(\d+)\.(?:json|md)$")
 
 
-def report_json(run) -> dict:
-    """The two-stage answer as `aegis ask` prints it, with the document and the baseline answer if asked."""
+def report_json(run, audit=None) -> dict:
+    """The two-stage answer as `aegis ask` prints it, with the document and the baseline answer if asked, pinned
+    to the audit head it was written under (`aegis audit verify --expect-head SEQ:HASH` checks it later)."""
     ans = run.answer
     doc = run.document
     out = {**ans.to_json(), "document": {"path": doc.path, "sha256": doc.sha256, "chars": len(doc.text)}}
+    head = audit.head() if audit is not None else None
+    out["audit_head"] = {"log": str(audit.path), **head} if head else None
     if ans.report is not None:
         out["summary"] = ans.report.to_json()["summary"]
     base = run.answers.get("baseline")
@@ -63,7 +66,7 @@ def next_number(folder: Path) -> int:
     return max(used, default=0) + 1
 
 
-def write_report(run, folder: str | Path) -> list[Path]:
+def write_report(run, folder: str | Path, audit=None) -> list[Path]:
     """Write aegis-report-<n>.json and .md into folder (created if missing); the paths written."""
     if run is None or run.answer is None:
         raise InputError("no answered question to export")
@@ -72,7 +75,7 @@ def write_report(run, folder: str | Path) -> list[Path]:
         root.mkdir(parents=True, exist_ok=True)
         n = next_number(root)
         json_path, md_path = root / f"aegis-report-{n}.json", root / f"aegis-report-{n}.md"
-        json_path.write_text(json.dumps(report_json(run), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        json_path.write_text(json.dumps(report_json(run, audit), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         md_path.write_text(report_markdown(run) + "\n", encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{root}: cannot write the report ({exc.strerror or exc})") from None

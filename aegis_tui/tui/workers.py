@@ -91,6 +91,6 @@ class AppWorkers:
         from .export import write_report
 
         try:
-            self.post_message(m.Exported([str(p) for p in write_report(run, folder)]))
+            self.post_message(m.Exported([str(p) for p in write_report(run, folder, self.audit)]))
         except Exception as exc:
             self.post_message(m.ExportFailed(error_text(exc)))
