@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..errors import AegisError, InputError
 from . import document_path, open_engine, show, table
-from .index import index_store, warn, write_csv
+from .index import audit_index, index_store, warn, write_csv
 
 SUFFIXES = (".txt", ".md", ".markdown", ".docx", ".pdf")
 MAX_WORKERS = 16
@@ -102,6 +102,11 @@ def run_batch(args) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise InputError(f"{out_dir}: cannot create the output directory ({exc.strerror or exc})") from None
+    audit = None
+    if not args.no_audit:
+        from ..audit import AuditLog
+
+        audit = AuditLog(args.audit_log)
     engine = open_engine(args)
     store = index_store(args, engine)
     bar = BatchBar(len(paths))
@@ -114,7 +119,9 @@ def run_batch(args) -> int:
 
     def summary() -> dict:
         rows = [results[p] for p in paths if p in results]
-        return {"documents": len(paths), "done": len(rows),
+        heads = [r["audit_head"] for r in rows if r.get("audit_head")]
+        return {"documents": len(paths), "done": len(rows), "audit_head": max(heads, key=lambda h: h["seq"],
+                                                                               default=None),
                 "indexed": sum(1 for r in rows if r["status"] == "indexed"),
                 "incomplete": sum(1 for r in rows if r["status"] == "incomplete"),
                 "failed": sum(1 for r in rows if r["status"] == "failed"),
@@ -147,6 +154,9 @@ def run_batch(args) -> int:
             entry.update(status="indexed" if not s["pending"] else "incomplete", sha256=doc.sha256,
                          values=s["values"], verified=s["verified"], rejected=s["rejected"], pending=s["pending"],
                          from_cache=cached, build_s=round(time.perf_counter() - t, 3))
+            if audit is not None:
+                with lock:  # one record per document, appended in turn; the summary is pinned to the last head
+                    entry["audit_head"] = audit_index(audit, body, index.model_id)
             if s["pending"]:
                 reasons = list(dict.fromkeys(indexer.failures))[:3]
                 entry["reason"] = (f"{s['pending']} value(s) not labelled: " + "; ".join(reasons or ["cancelled"])

@@ -127,13 +127,7 @@ def run(args) -> int:
                      "generated_tokens": indexer.tokens, "build_s": round(build_s, 3),
                      "cache": str(index.cache.path) if index.cache is not None and index.cache.enabled else None}
     if audit is not None:
-        record = {"kind": "index", "document": body["document"], "model": index.model_id,
-                  "facts": [{k: f[k] for k in ("subject", "predicate", "object_value", "source_text", "key")}
-                            for f in body["facts"]],
-                  "summary": body["summary"]}
-        audit.append(record)
-        pin = audit.head()
-        body["audit_head"] = {"log": str(audit.path), **pin} if pin else None
+        body["audit_head"] = audit_index(audit, body, index.model_id)
     if args.format == "json":
         print_json(body)
     elif args.format == "csv":
@@ -141,6 +135,17 @@ def run(args) -> int:
     else:
         print_text(body)
     return 0
+
+
+def audit_index(audit, body: dict, model_id: str) -> dict | None:
+    """One audit record for an indexed document (its verified facts); the head it left, to pin the output to."""
+    record = {"kind": "index", "document": body["document"], "model": model_id,
+              "facts": [{k: f[k] for k in ("subject", "predicate", "object_value", "source_text", "key")}
+                        for f in body["facts"]],
+              "summary": body["summary"]}
+    audit.append(record)
+    pin = audit.head()
+    return {"log": str(audit.path), **pin} if pin else None
 
 
 CSV_FIELDS = ["key", "section", "subject", "predicate", "object_value", "fact_type", "source_text", "location",
