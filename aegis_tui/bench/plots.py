@@ -75,7 +75,7 @@ def plot_ab(result: dict, path: str | Path) -> Path:
         ax.set_yscale("log")
         ax.set_title(f"C={lv['concurrency']}")
         ax.grid(axis="y", alpha=0.3)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=len(modes))
     fig.suptitle(f"{Path(result['model']).name}: prose vs two-stage (fan-out, index cold/warm)", fontsize=9)
     fig.tight_layout()
     return _save(fig, plt, path)
