@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-BENCHES = ["ladder", "ab", "longdoc", "engine", "verify", "ledger", "faults", "soak"]
+BENCHES = ["ladder", "ab", "longdoc", "batch", "engine", "verify", "ledger", "faults", "soak"]
 
 
 def register(sub) -> None:
