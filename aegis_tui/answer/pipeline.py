@@ -152,7 +152,7 @@ class Pipeline:
             job.check()
         ans.timings["index_s"] = round(time.perf_counter() - t, 4)
         ans.rejected = [index.rejected[k].to_json() for k in keys if k in index.rejected]
-        shortlist = [index.facts[k] for k in keys if k in index.facts]
+        shortlist = _in_named_scope([index.facts[k] for k in keys if k in index.facts], ans)
         report = None
         verify_ms = 0.0
         if not cands:
@@ -161,7 +161,7 @@ class Pipeline:
             job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
         else:
             contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
-            kept = choose(job, doc, shortlist, contexts)
+            kept = _singled_out(choose(job, doc, shortlist, contexts), contexts, ans)
             job.check()
             if kept:
                 job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
@@ -287,3 +287,49 @@ def _scope_of(report, doc: Document) -> str:
     if len(sections) != 1 or not (only := next(iter(sections))) or any(ch.isdigit() for ch in only):
         return ""
     return only if len({t for h in doc.structure.headings if (t := titled(h.text))}) > 1 else ""
+
+
+def _in_named_scope(facts: list, ans: Answer) -> list:
+    """The facts under a section the question names, when it names one that only some facts stand under
+    ("What is the Silver Ceramics staff's daily meal allowance?"); the others are skipped with the reason."""
+    from .structural import names, title_of
+
+    def named(f) -> bool:
+        return any((t := title_of(h.lstrip("#").strip())) and names(ans.question, t) for h in f.scope)
+
+    inside = [f for f in facts if named(f)]
+    if not inside or len(inside) == len(facts):
+        return facts
+    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
+                     "reason": "it stands under another section than the one the question names"}
+                    for f in facts if f not in inside]
+    return inside
+
+
+def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
+    """Among chosen facts that state the same thing (the same asked predicate word, else the same predicate) in
+    different clauses, the clauses the question's other words single out: a question term that some of those
+    clauses hold and others do not ("silver" in "the daily meal allowance … at Silver Ceramics", against every
+    other member's identical clause) keeps the clauses holding the most such terms. texts: each fact's clause
+    with its section and headers, by key."""
+    from .relevance import terms
+
+    asked = asked_predicates(ans.question)
+    wanted = set(terms(ans.question))
+    groups: dict[tuple, list] = {}
+    for f in facts:
+        p = f.fact.predicate.lower()
+        groups.setdefault(tuple(w for w in asked if w in p) or (p,), []).append(f)
+    dropped = set()
+    for group in groups.values():
+        held = {f.key: wanted & set(terms(texts.get(f.key, f.fact.source_text))) for f in group}
+        if len({frozenset(h) for h in held.values()}) < 2:
+            continue
+        common = set.intersection(*held.values())
+        telling = {f.key: len(held[f.key] - common) for f in group}
+        most = max(telling.values())
+        dropped |= {k for k, n in telling.items() if n < most}
+    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
+                     "reason": "the question's other words single out another clause stating the same thing"}
+                    for f in facts if f.key in dropped]
+    return [f for f in facts if f.key not in dropped]
