@@ -174,7 +174,7 @@ async def test_opening_a_document_indexes_it_and_the_facts_view_lists_it(tmp_pat
 
 @sync
 async def test_facts_export_as_csv(tmp_path):
-    from aegis_tui.cli.index import CSV_FIELDS
+    from aegis_tui.answer.factindex import CSV_FIELDS
 
     app = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

@@ -237,6 +237,12 @@ class Indexer:
         if self.window <= 0:
             self.window = 2 * max(1, self.engine.config.n_parallel)
 
+    @property
+    def busy(self) -> bool:
+        """Whether a run (background, or a question's ensure()) is labelling right now."""
+        with self.index.lock:
+            return self._running
+
     # ---- scheduling --------------------------------------------------------------------------------
     def prioritize(self, keys: list[str]) -> None:
         """Move keys (not yet done) to the front of the queue, keeping their order."""
@@ -440,3 +446,19 @@ def whole_item_subject(cand: Candidate, subject: str) -> str | None:
             and not any(ch.isdigit() for ch in own)):
         return own
     return None
+
+
+CSV_FIELDS = ["key", "section", "subject", "predicate", "object_value", "fact_type", "source_text", "location",
+              "heading_path", "rules"]
+
+
+def write_csv(body: dict, out) -> None:
+    """A fact table (FactIndex.to_json()) as CSV: one row per verified fact, its evidence location and heading path."""
+    import csv
+
+    w = csv.writer(out)
+    w.writerow(CSV_FIELDS)
+    for f in body["facts"]:
+        loc = (f["evidence"].get("location") or {}).get("describe", "")
+        w.writerow([f["key"], f["section"], f["subject"], f["predicate"], f["object_value"], f["fact_type"],
+                    f["source_text"], loc, " > ".join(f["evidence"].get("heading_path") or []), " ".join(f["rules"])])

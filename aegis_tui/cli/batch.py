@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ..errors import AegisError, InputError
 from . import document_path, open_engine, show, table
-from .index import audit_index, index_store, warn, write_csv
+from ..answer.factindex import write_csv
+from .index import audit_index, index_store, warn
 
 SUFFIXES = (".txt", ".md", ".markdown", ".docx", ".pdf")
 MAX_WORKERS = 16

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import sys
 import threading
 import time
@@ -131,6 +130,8 @@ def run(args) -> int:
     if args.format == "json":
         print_json(body)
     elif args.format == "csv":
+        from ..answer.factindex import write_csv
+
         write_csv(body, sys.stdout)
     else:
         print_text(body)
@@ -146,20 +147,6 @@ def audit_index(audit, body: dict, model_id: str) -> dict | None:
     audit.append(record)
     pin = audit.head()
     return {"log": str(audit.path), **pin} if pin else None
-
-
-CSV_FIELDS = ["key", "section", "subject", "predicate", "object_value", "fact_type", "source_text", "location",
-              "heading_path", "rules"]
-
-
-def write_csv(body: dict, out) -> None:
-    """The fact table as CSV: one row per verified fact, its evidence location and heading path."""
-    w = csv.writer(out)
-    w.writerow(CSV_FIELDS)
-    for f in body["facts"]:
-        loc = (f["evidence"].get("location") or {}).get("describe", "")
-        w.writerow([f["key"], f["section"], f["subject"], f["predicate"], f["object_value"], f["fact_type"],
-                    f["source_text"], loc, " > ".join(f["evidence"].get("heading_path") or []), " ".join(f["rules"])])
 
 
 def print_text(body: dict) -> None:

@@ -109,7 +109,7 @@ class AppIndexing:
                     indexer.run(cancel)
                     break
                 except AegisError:
-                    if not indexer._running:  # not "a question is labelling its values": a real failure
+                    if not indexer.busy:  # not "a question is labelling its values": a real failure
                         raise
                     cancel.wait(0.1)  # a question's ensure() is labelling; the rest waits for it
         except Exception as exc:  # the index is an accelerator: answers still label what they need
@@ -210,7 +210,7 @@ class AppIndexing:
 
     def _export_facts_work(self, indexer, folder: Path) -> None:
         """Worker: the verified fact table as <doc stem>.facts.csv in the export folder (as `aegis index --format csv`)."""
-        from ..cli.index import write_csv  # the one CSV layout, shared with the CLI
+        from ..answer.factindex import write_csv  # the one CSV layout, shared with the CLI
 
         try:
             root = Path(folder).expanduser()
