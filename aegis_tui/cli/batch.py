@@ -18,9 +18,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ..answer.factindex import write_csv
 from ..errors import AegisError, InputError
 from . import document_path, open_engine, show, table
-from ..answer.factindex import write_csv
 from .index import audit_index, index_store, warn
 
 SUFFIXES = (".txt", ".md", ".markdown", ".docx", ".pdf")
