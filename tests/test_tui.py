@@ -453,16 +453,16 @@ async def test_twenty_questions_half_of_them_cancelled_leave_no_run_stuck_and_no
     app = make_app(tmp_path, delay_s=0.2)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.pipeline is not None and app.document is not None)
-        qids = [await ask(pilot, app, REFERENCE_Q if i % 2 else CAP_Q) for i in range(20)]
-        cancelled = []
-        for qid in qids[::2]:
-            # show the question and cancel it as Esc does, in one tick of the app's loop (a question that has
-            # finished meanwhile is left alone: Esc would then cancel the newest running one instead)
-            if not app.runs[qid].finished:
+        qids, cancelled = [], []
+        for i in range(20):
+            qid = await ask(pilot, app, REFERENCE_Q if i % 2 else CAP_Q)
+            qids.append(qid)
+            if i % 2 == 0 and not app.runs[qid].finished:
+                # cancel it as Esc does, while it still waits for its replies (in one tick of the app's loop,
+                # so no other question can finish in between and take the cancel instead)
                 app.show_run(qid)
                 app.action_cancel()
                 cancelled.append(qid)
-            await pilot.pause(0.05)
         await wait_for(pilot, lambda: all(app.runs[q].finished for q in qids), timeout=300)
         for qid in qids:
             state = app.runs[qid].summary_state()
