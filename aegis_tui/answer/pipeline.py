@@ -223,7 +223,7 @@ class Pipeline:
         asked = asked_predicates(ans.question) if by_predicate else []
         for fv in report.verified:
             p = fv.fact.predicate.lower()
-            key = (tuple(w for w in asked if w in p) or (p,)) if by_predicate else ()
+            key = _same_thing(p, asked) if by_predicate else ()
             groups.setdefault(key, []).append(fv)
         dropped = []
         for group in groups.values():
@@ -274,28 +274,23 @@ class Pipeline:
 def _scope_of(report, doc: Document) -> str:
     """The one section every verified fact stands under, when the document has several: what the answer is
     about, titled without its numbering (and left unsaid when the title holds a number the facts do not)."""
-    from .structural import title_of
-
-    def titled(h: str) -> str:
-        return title_of(h.lstrip("#").strip())
-
     sections = set()
     for fv in report.verified:
         at = fv.anchor
-        names = [t for h in (doc.structure.heading_path(at) if at is not None else ()) if (t := titled(h))]
+        names = [t for h in (doc.structure.heading_path(at) if at is not None else ()) if (t := _titled(h))]
         sections.add(names[-1] if names else "")
     if len(sections) != 1 or not (only := next(iter(sections))) or any(ch.isdigit() for ch in only):
         return ""
-    return only if len({t for h in doc.structure.headings if (t := titled(h.text))}) > 1 else ""
+    return only if len({t for h in doc.structure.headings if (t := _titled(h.text))}) > 1 else ""
 
 
 def _in_named_scope(facts: list, ans: Answer) -> list:
     """The facts under a section the question names, when it names one that only some facts stand under
     ("What is the Silver Ceramics staff's daily meal allowance?"); the others are skipped with the reason."""
-    from .structural import names, title_of
+    from .structural import names
 
     def named(f) -> bool:
-        return any((t := title_of(h.lstrip("#").strip())) and names(ans.question, t) for h in f.scope)
+        return any((t := _titled(h)) and names(ans.question, t) for h in f.scope)
 
     inside = [f for f in facts if named(f)]
     if not inside or len(inside) == len(facts):
@@ -319,7 +314,7 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
     groups: dict[tuple, list] = {}
     for f in facts:
         p = f.fact.predicate.lower()
-        groups.setdefault(tuple(w for w in asked if w in p) or (p,), []).append(f)
+        groups.setdefault(_same_thing(p, asked), []).append(f)
     dropped = set()
     for group in groups.values():
         held = {f.key: wanted & set(terms(texts.get(f.key, f.fact.source_text))) for f in group}
@@ -333,3 +328,16 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
                      "reason": "the question's other words single out another clause stating the same thing"}
                     for f in facts if f.key in dropped]
     return [f for f in facts if f.key not in dropped]
+
+
+def _same_thing(predicate: str, asked: list[str]) -> tuple:
+    """What a fact states, for telling facts that state the same thing apart: the asked predicate words its
+    (lowercased) predicate holds, else the predicate itself."""
+    return tuple(w for w in asked if w in predicate) or (predicate,)
+
+
+def _titled(heading: str) -> str:
+    """A heading of a heading path as a title: without Markdown #s and its numbering."""
+    from .structural import title_of
+
+    return title_of(heading.lstrip("#").strip())
