@@ -165,9 +165,9 @@ def _bind_cell(ctx: FactContext, m: QuantityMatch, table, cell) -> CheckResult:
     """A table value belongs to its row's label (or, in a transposed table, its column's header)."""
     subject = ctx.fact.subject
     ev = {"value_offset": m.start, "table": table.index + 1, "row": cell.row + 1, "column": cell.col + 1}
-    label = table.rows[cell.row][table.row_header_col] if table.row_header_col < len(table.rows[cell.row]) else None
-    heads = [c for c in (label,) if c is not None] + [
-        r[cell.col] for r in table.rows[:table.header_rows] if cell.col < len(r)]
+    labels = table.label_cells(cell.row)
+    label = labels[0] if labels else None
+    heads = labels + [r[cell.col] for r in table.rows[:table.header_rows] if cell.col < len(r)]
     for head in heads:
         if hits := mentions(subject, head.text):
             s, e = head.start + hits[-1][0], head.start + hits[-1][1]
@@ -175,13 +175,14 @@ def _bind_cell(ctx: FactContext, m: QuantityMatch, table, cell) -> CheckResult:
                                ev | {"item_offset": head.start, "subject_offset": s, "subject_length": e - s,
                                      "distance": abs(m.start - s)})
     if label is not None and len(heads) > 1:
-        # a subject may name the cell by both its coordinates: 客户经理（跨市）, "Motorcycle rate"
-        column = " ".join(h.text for h in heads[1:])
-        if any(mentions(subject, joined) for joined in (f"{label.text} {column}", f"{column} {label.text}")):
+        # a subject may name the cell by its coordinates: 客户经理（跨市）, "Motorcycle rate", "Family In-network"
+        row_text = table.row_header(cell.row)
+        column = " ".join(h.text for h in heads[len(labels):])
+        if any(mentions(subject, joined) for joined in (row_text, f"{row_text} {column}", f"{column} {row_text}")):
             return CheckResult("entity_binding", True, f"'{subject}' names the row and column of '{m.text}'",
                                ev | {"item_offset": label.start, "subject_offset": label.start,
                                      "subject_length": label.end - label.start, "distance": abs(m.start - label.start)})
-    row = label.text if label is not None else ""
+    row = table.row_header(cell.row)
     return CheckResult("entity_binding", False, f"'{m.text}' stands in the row of '{row}', which does not "
                        f"name '{subject}'", ev)
 

@@ -139,7 +139,7 @@ def unit_header(document: Document, offset: int, unit_from: str) -> str:
 def value_columns(table: Table) -> list[int]:
     """The columns of a table that hold values, not row labels."""
     width = max((len(r) for r in table.rows), default=0)
-    return [c for c in range(width) if c != table.row_header_col]
+    return [c for c in range(width) if not table.is_label(c)]
 
 
 def table_evidence(document: Document, table: Table, cell: Cell) -> dict:
@@ -179,7 +179,7 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
     ev = table_evidence(ctx.document, table, cell)
     row = header_name(table.row_header(cell.row))
     rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
-    if cell.col != table.row_header_col and row and not identifies(label, row, rows):
+    if not table.is_label(cell.col) and row and not identifies(label, row, rows):
         # which other row the fact names (pairwise only for tables of modest size: it is quadratic)
         other = next((r for r in rows if r != row and (names(label, r) if len(rows) > PAIRWISE_LIMIT else
                                                           identifies(label, r, rows))), "")

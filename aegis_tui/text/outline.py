@@ -230,8 +230,9 @@ class _Builder:
                 ch.isdigit() for row in rows[1:] for c in row for ch in c.text):
             header_rows = 1
         index = len(self.tables)
+        label = _row_header_col(rows[header_rows:])
         table = Table(index, spans[0][0], spans[-1][1], header_rows, rows, self._caption(), self.path(),
-                      _row_header_col(rows[header_rows:]), spans)
+                      label, spans, _label_cols(rows[header_rows:], label))
         self.tables.append(table)
         self.blocks.append(Block("table", table.start, table.end, table.heading_path, table=index))
         self.lead = ""
@@ -319,6 +320,20 @@ def _row_header_col(body: list[list[Cell]]) -> int:
         if texts and sum(1 for t in texts if any(c.isalpha() for c in t)) * 2 >= len(texts):
             return col
     return 0
+
+
+def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
+    """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
+    $1,250"): no digits in any body cell, more than one distinct text, and a column with numbers after them."""
+    width = max((len(r) for r in body), default=0)
+    out: list[int] = []
+    for col in range(first + 1, width - 1):
+        texts = [r[col].text for r in body if col < len(r) and r[col].text]
+        if not texts or any(ch.isdigit() for t in texts for ch in t) or len(set(texts)) < 2:
+            break
+        out.append(col)
+    later = [r[c].text for r in body for c in range(first + len(out) + 1, len(r))]
+    return tuple(out) if any(ch.isdigit() for t in later for ch in t) else ()
 
 
 def build(text: str) -> Structure:

@@ -243,7 +243,7 @@ def _table_values(document: Document, structure: Structure, free, add) -> None:
         for row in table.rows[table.header_rows:]:
             row_unit = header_unit(table.row_header(row[0].row)) if row else None
             for cell in row:
-                if cell.col == table.row_header_col or not cell.text or not free(cell.start, cell.end):
+                if table.is_label(cell.col) or not cell.text or not free(cell.start, cell.end):
                     continue
                 if cell.col in numbering and cell.text.isdigit():
                     add(cell.start, cell.end, Role.SECTION)

@@ -45,6 +45,11 @@ class Table:
     heading_path: tuple[str, ...] = ()
     row_header_col: int = 0
     row_spans: list[tuple[int, int]] = field(default_factory=list, repr=False)
+    label_cols: tuple[int, ...] = ()   # more row-label columns right of row_header_col ("Employee Only | In-network")
+
+    def is_label(self, col: int) -> bool:
+        """Whether a column holds row labels (the row-header column and the word columns beside it)."""
+        return col == self.row_header_col or col in self.label_cols
 
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
@@ -59,10 +64,15 @@ class Table:
         return " / ".join(parts)
 
     def row_header(self, row: int) -> str:
-        """The row-label cell text of a row ("" when that row has no such cell)."""
-        if 0 <= row < len(self.rows) and self.row_header_col < len(self.rows[row]):
-            return self.rows[row][self.row_header_col].text
-        return ""
+        """The row label of a row: its label cells' texts joined ("" when that row has none)."""
+        return " ".join(c.text for c in self.label_cells(row) if c.text)
+
+    def label_cells(self, row: int) -> list[Cell]:
+        """The row-label cells of a row, left to right."""
+        if not 0 <= row < len(self.rows):
+            return []
+        cells = self.rows[row]
+        return [cells[c] for c in (self.row_header_col, *self.label_cols) if c < len(cells)]
 
     @cached_property
     def _row_starts(self) -> list[int]:
