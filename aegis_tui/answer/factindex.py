@@ -27,7 +27,7 @@ from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
 from .report import FactVerdict, locate
-from .structural import title_of
+from .structural import header_name, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
@@ -296,7 +296,8 @@ class Indexer:
                     key = self._next(wanted, {r.key for r in inflight})
                     if key is None:
                         break
-                    inflight.append(self._submit(key, 1, None))
+                    if not self._from_structure(key):
+                        inflight.append(self._submit(key, 1, None))
                 if not inflight:
                     break
                 finished = [r for r in inflight if r.handle.done]
@@ -337,6 +338,36 @@ class Indexer:
                     continue
                 return key
             return None
+
+    def _from_structure(self, key: str) -> bool:
+        """Label a table cell from the table itself (row label as subject, column header as predicate) when
+        that label verifies; no model request. False when the structure does not decide it."""
+        idx = self.index
+        cand = idx.candidates[key]
+        found = idx.document.structure.cell_at(cand.offset) if cand.cell else None
+        if found is None:
+            return False
+        table, cell = found
+        subject = table.row_header(cell.row).strip()
+        column = header_name(table.column_header(cell.col))
+        caption = title_of(table.caption).rstrip("：: ")
+        # the column header names what the value is; a short caption completes a bare one (省外 + 疗休养补助标准),
+        # a caption that is a whole sentence ("参保人员…按下表规定支付") does not make a predicate
+        short = caption if caption and len(caption) <= 16 and not any(p in caption for p in "，,；;。") else ""
+        joined = f"{column}{short}" if short and idx.document.language == "zh" else ""
+        for predicate in dict.fromkeys(p for p in (joined, column) if p):
+            if not subject or subject == predicate:
+                return False
+            try:
+                fact = AtomicFact(subject=subject, predicate=predicate, object_value=cand.value,
+                                  fact_type=FactType.NUMERIC, source_text=cand.quote)
+            except ValidationError:
+                return False
+            verdict = idx.verify_one(key, fact)
+            if verdict.passed:
+                idx.add(key, verdict)
+                return True
+        return False
 
     def _submit(self, key: str, attempt: int, note: RepairNote | None) -> _Request:
         idx = self.index
