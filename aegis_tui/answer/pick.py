@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
-from ..text.lexicon import QUESTION_WORDS
+from ..text.lexicon import CONJUNCTIONS_ZH, FUNCTION_ZH, QUESTION_FILLER_EN, QUESTION_WORDS
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -31,11 +31,129 @@ def question_parts(question: str) -> list[str]:
     return asking or parts
 
 
+# a fact's label (subject, predicate, section) naming a question word counts fully; its clause naming it, this much
+CLAUSE_WEIGHT = 0.3
+# the chosen facts together must cover this share of the question's weight, else none answers it ("the monthly
+# premium for family coverage" where only family coverage has values)
+MIN_COVER = 0.3
+# (English words only: a Chinese question's character bigrams include many that straddle two words, so its total
+# weight says less about what it asks)
+# a fact joins the answer when it adds at least this share of the question's weight not yet covered, or this
+# share of what the first facts chosen covered (a question asking three things covers each in part) …
+FIRST_RATIO = 0.35
+MIN_GAIN = 0.15
+# … and, within one round, when its gain is at least this share of the round's best (the same thing for each level)
+PEER_RATIO = 0.8
+
+
+_PARTS_OF_WORD = re.compile(r"[-'’]")
+
+
+def _stemmed(text: str) -> set[str]:
+    """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
+    pocket as a question writes it), without filler words, lightly stemmed."""
+    from .relevance import _stem, terms
+
+    out = set()
+    for t in terms(text):
+        if not t.isascii():
+            if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH for ch in t):  # 院的, 线和: no word of their own
+                out.add(t)
+            continue
+        out |= {_stem(w) for w in _PARTS_OF_WORD.split(t) if len(w) > 1 and w not in QUESTION_FILLER_EN}
+    return out
+
+
+_DF: dict[str, tuple[int, dict[str, int]]] = {}
+
+
+def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
+    """How many of the document's sentences (headings and table rows included) hold each term."""
+    if doc.sha256 not in _DF:
+        if len(_DF) >= 8:
+            _DF.pop(next(iter(_DF)))
+        df: dict[str, int] = {}
+        for sentence in doc.sentences:
+            for t in _stemmed(sentence.text):
+                df[t] = df.get(t, 0) + 1
+        _DF[doc.sha256] = (max(1, len(doc.sentences)), df)
+    return _DF[doc.sha256]
+
+
+def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
+    """The facts that together cover what the question asks, by its words: (chosen keys, per-key reason, label
+    matched), or None when no fact shares a word with the question.
+
+    Each question word the document uses weighs by its rarity among the document's values (a word every clause
+    holds tells nothing). A fact matches a word through its label (subject, predicate, section: fully) or its
+    clause (partly). Facts are taken greedily by the weight they add that the facts taken before did not cover;
+    facts adding almost as much in the same round come too (the same figure for each level or member), and a
+    fact that adds too little of the question is left out: it answers something else.
+    """
+    import math
+
+    n, df = _document_frequency(doc)
+    asked = {t for t in _stemmed(question) if t in df}
+    if not asked:
+        return None
+    # English words weigh by rarity; Chinese bigrams alike, since a rare one is as often two words' seam (不同级别
+    # 医院 → 同级, 别医) as a rare name
+    weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 for t in asked}
+    total = sum(weight.values())
+    match: dict[str, dict[str, float]] = {}
+    for f in shortlist:
+        label = _stemmed(f"{f.fact.subject} {f.fact.predicate} {f.section}")
+        clause = _stemmed(contexts.get(f.key, f.fact.source_text))
+        match[f.key] = {t: 1.0 if t in label else CLAUSE_WEIGHT for t in asked if t in label or t in clause}
+    if not any(match.values()):
+        return None
+    # a fact whose label names something asked answers the question; one tied to it only by its clause's words
+    # (the scope the question mentions, a word of the section) is an answer only when no label names anything
+    named = {k for k, ms in match.items() if any(m == 1.0 for m in ms.values())}
+    if named:
+        match = {k: (ms if k in named else {}) for k, ms in match.items()}
+    covered: dict[str, float] = {t: 0.0 for t in asked}
+    chosen: list[str] = []
+    first = 0.0
+    while True:
+        gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in ms.items())
+                 for k, ms in match.items() if k not in chosen}
+        best = max(gains.values(), default=0.0)
+        first = first or best
+        if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):
+            break
+        round_ = [k for k, g in gains.items() if g >= PEER_RATIO * best]
+        for k in round_:
+            for t, m in match[k].items():
+                covered[t] = max(covered[t], m)
+        chosen += round_
+    cover.last_share = round(sum(weight[t] * m for t, m in covered.items()) / total, 3)  # for diagnostics
+    if sum(weight[t] * m for t, m in covered.items()) < MIN_COVER * total and all(t.isascii() for t in asked):
+        # what the question asks most of (its rarest words) is in no fact: the facts share only its scope
+        chosen = []
+    reasons = {k: ("it adds too little of what the question asks to the facts chosen" if not named or k in named
+                   else "its label names nothing the question asks for") for k in match if k not in chosen}
+    labelled = {k for k in chosen if any(m == 1.0 for m in match[k].values())}
+    return chosen, reasons, labelled
+
+
 def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:
     """The shortlisted facts that answer job's question, in shortlist order; contexts holds each fact's evidence
-    as the model saw it (section, headers, clause) by key."""
+    as the model saw it (section, headers, clause) by key.
+
+    The question's words decide first (cover): the facts that together cover them, the others left out with the
+    reason. Among the covering facts, one whose label names something asked is taken; one that only its clause
+    ties to the question goes to the model's yes/no. When no fact shares a word with the question, the
+    predicate words and the model decide as below.
+    """
     question = job.answer.question
     lang = doc.language
+    covering = cover(question, doc, shortlist, contexts)
+    if covering is not None:
+        chosen, reasons, labelled = covering
+        ask = [f for f in shortlist if f.key in chosen and f.key not in labelled]
+        decided = {f.key: f.key in labelled for f in shortlist}
+        return _decide(job, lang, question, shortlist, decided, reasons, ask)
     asked = asked_predicates(question)
     # a question that names what it asks for in every part ("起付线和报销比例…？年度封顶线…？") is answered by the
     # facts whose predicate names it; one with a part the lexicon does not know ("… and how soon must reports be
@@ -55,6 +173,13 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
             reasons[f.key] = f"its evidence does not mention what the question asks for ({', '.join(asked)})"
         else:
             ask.append(f)
+    return _decide(job, lang, question, shortlist, decided, reasons, ask)
+
+
+def _decide(job: Job, lang: str, question: str, shortlist: list[IndexedFact], decided: dict[str, bool],
+            reasons: dict[str, str], ask: list[IndexedFact]) -> list[IndexedFact]:
+    """The model's yes/no for the facts in ask (all in flight at once), then the chosen facts in order; the
+    others are recorded as skipped with their reason."""
     if ask:
         grammar = pick_grammar(lang)
         handles = [job.submit(job.render(pick_prompt(question, fact_line(f.fact.subject, f.fact.predicate,

@@ -26,6 +26,7 @@ from .verify import Tier1CodeVerifier, unsupported_numbers
 
 MODES = ("two-stage", "baseline")
 STRATEGIES = ("index", "fan-out", "single-pass")
+INDEX_MIN_RATIO = 0.15  # shortlist floor of the index answer, as a share of the best candidate's score
 PROSE_STOP = ("\n\n", "问题：", "Question:", "【", "[DOCUMENT")  # where a base model starts a new turn
 
 
@@ -141,7 +142,9 @@ class Pipeline:
         index = indexer.index
         ans.attempts = 1
         job.enter(State.EXTRACT, f"choosing among verified facts ({index.done}/{index.total} values indexed)")
-        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k)
+        # a wider shortlist than fan-out's: the choice among verified facts (pick.cover) is what narrows it, and a
+        # question asking two things must not lose the one its rarer words name
+        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
         missing = [k for k in keys if not index.is_done(k)]
@@ -227,7 +230,7 @@ class Pipeline:
             groups.setdefault(key, []).append(fv)
         dropped = []
         for group in groups.values():
-            keep = focus([fv.fact.subject for fv in group], ans.question)
+            keep = focus([fv.fact.subject for fv in group], ans.question, graded=by_predicate)
             if keep is not None:
                 dropped += [fv for fv in group if fv.fact.subject not in keep]
         if not dropped:

@@ -179,7 +179,7 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
             row_quote = quote if quote and len(quote) <= MAX_SOURCE and doc.find(quote) is not None else ""
             label = table.row_header(r)
             for cell in row:
-                if cell.col == table.row_header_col or not cell.text:
+                if table.is_label(cell.col) or not cell.text:
                     continue
                 column = header_name(table.column_header(cell.col))
                 # a Chinese caption names the topic the column completes (省外 + 疗休养补助标准如下：); an English
@@ -390,12 +390,16 @@ def _score(texts: list[str], question: str) -> list[float]:
     return [b + (PREDICATE_BOOST - 1) * x for b, x in zip(base, boost)]
 
 
-def focus(subjects: list[str], question: str) -> set[str] | None:
+def focus(subjects: list[str], question: str, graded: bool = False) -> set[str] | None:
     """The subjects a question singles out ("在三级医院…" → the 三级 subjects), or None when it names none.
 
     Each subject is reduced to the units that set it apart from the other subjects (三 for 三级定点医疗机构
     beside 一级/二级…); a subject is in focus when all its distinguishing units occur in the question. When
     no subject, or every subject, is in focus, the question singles nothing out.
+
+    graded (facts that state the same thing): when no subject is wholly named, the subjects the question names
+    most of (at least half their distinguishing units, more than any other subject) are in focus — "二级医疗
+    机构的起付线" names most of 二级定点医疗机构 and nothing of 参保老年人.
     """
     uniq = list(dict.fromkeys(subjects))
     if len(uniq) < 2:
@@ -404,6 +408,18 @@ def focus(subjects: list[str], question: str) -> set[str] | None:
     common = set.intersection(*sets.values())
     q = set(units(question))
     hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q}
-    if not hits or len(hits) == len(uniq):
+    # of two subjects the question names whole, the one with more of its words named is the one it means:
+    # "out of network" names both "Employee Only In-network" and "Employee Only Out-of-network", the second more
+    hits = {s for s in hits if not any(sets[s] < sets[t] for t in hits)}
+    if hits and len(hits) < len(uniq):
+        return hits
+    if hits or not graded:
         return None
-    return hits
+    share = {s: len((u - common) & q) / len(u - common) for s, u in sets.items() if u - common}
+    best = max(share.values(), default=0.0)
+    hits = {s for s, x in share.items() if x == best}
+    # what the question names of them must hold a unit only they have (二 of 二级…, not 住院 that other labels
+    # happen to carry too)
+    own = {u for s in hits for u in (sets[s] - common) & q
+           if not any(u in sets[o] for o in uniq if o not in hits)}
+    return hits if best >= 0.5 and own and len(hits) < len(uniq) else None

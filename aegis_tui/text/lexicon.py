@@ -30,6 +30,20 @@ NON_MODIFIERS_EN = FUNCTION_WORDS_EN | {
 QUERY_STOP_EN = STOP_EN | {"what", "how", "much", "many", "do", "does", "be", "which", "my", "i", "can", "it",
                            "its", "this", "that"}
 
+# English words that carry no topic of their own in a question ("if so, how much …", "the most we could …"):
+# the common function words of English, not words of any document's subject
+QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
+    "if", "so", "only", "most", "least", "more", "less", "there", "here", "their", "they", "them", "we", "us",
+    "our", "you", "your", "he", "she", "his", "her", "me", "am", "was", "were", "been", "being", "have", "has",
+    "had", "having", "could", "would", "might", "did", "doing", "get", "gets", "got", "go", "goes", "going",
+    "end", "much", "many", "some", "someone", "anyone", "one", "ones", "about", "after", "before", "again",
+    "out", "off", "down", "then", "once", "both", "other", "such", "own", "same", "too", "very", "just",
+    "why", "when", "where", "how", "whom", "whose", "what", "which", "while", "during", "between", "through",
+    "these", "those", "it's", "i'm", "we're", "i've", "we've", "don't", "doesn't", "need", "needs", "long",
+    "use", "uses", "using", "like", "also", "still", "yet", "but", "because", "until", "against", "above",
+    "below", "further", "there's", "any", "all", "each", "every", "no", "nor", "not", "only", "own", "than",
+    "up", "way", "ask", "tell", "know", "want", "let", "make", "made", "say", "says", "said", "thing", "things"})
+
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")

@@ -1,0 +1,93 @@
+"""Tables whose rows are labelled by more than one column, labelled from the table itself, and questions
+answered by the facts that cover what they ask (answer/pick.cover) — pure: no model is called."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from aegis_tui.answer.factindex import FactIndex, Indexer
+from aegis_tui.answer.pick import cover
+from aegis_tui.answer.pipeline import INDEX_MIN_RATIO
+from aegis_tui.answer.relevance import candidate_key, document_candidates, enumerate_candidates, focus
+from aegis_tui.answer.verify import Tier1CodeVerifier
+from aegis_tui.schema import AtomicFact, ExtractionPayload, FactType
+from aegis_tui.text.document import Document
+
+PLAN = Document.load(str(Path(__file__).parent / "docs" / "s_plan_en.md"))
+NO_ENGINE = SimpleNamespace(config=SimpleNamespace(n_parallel=1))  # labelling from structure submits nothing
+
+
+def table_index() -> FactIndex:
+    index = FactIndex(PLAN, "test-model")
+    indexer = Indexer(NO_ENGINE, index)
+    for key in list(index.candidates):
+        indexer._from_structure(key)
+    return index
+
+
+def test_word_columns_beside_the_row_header_label_the_row():
+    [table] = PLAN.structure.tables
+    assert table.label_cols == (1,)
+    assert table.row_header(2) == "Employee Only Out-of-network"
+    values = {c.value for c in document_candidates(PLAN)}
+    assert "In-network" not in values and {"$2,300", "$15,800", "35%"} <= values
+
+
+def test_table_cells_are_labelled_from_row_and_column_without_the_model():
+    index = table_index()
+    assert index.complete and not index.rejected and len(index.facts) == 12
+    labels = {(f.fact.subject, f.fact.predicate, f.fact.object_value) for f in index.facts.values()}
+    assert ("Employee Only Out-of-network", "Annual deductible", "$2,300") in labels
+    assert ("Family Out-of-network", "Out-of-pocket maximum", "$15,800") in labels
+
+
+@pytest.mark.parametrize("subject, ok", [
+    ("Employee Only Out-of-network", True),   # both label columns: the one row
+    ("Employee Only", False),                 # two rows are Employee Only: which one is not said
+    ("Family In-network", True),              # $2,300 stands in this row too
+    ("Family Out-of-network", False),         # another row's label
+])
+def test_a_fact_must_name_every_label_column_that_tells_its_row_apart(subject, ok):
+    quote = "| Employee Only | Out-of-network | $2,300 | 35% | $7,700 |" if "Employee" in subject or not ok \
+        else "| Family | In-network | $2,300 | 15% | $7,900 |"
+    fact = AtomicFact(subject=subject, predicate="Annual deductible", object_value="$2,300",
+                      fact_type=FactType.NUMERIC, source_text=quote)
+    verdict = Tier1CodeVerifier(PLAN).verify(ExtractionPayload(atomic_facts=[fact])).facts[0]
+    assert verdict.passed is ok, verdict.failed_rules
+
+
+def answer_keys(question: str) -> list[tuple[str, str, str]]:
+    index = table_index()
+    cands = enumerate_candidates(PLAN, question, min_ratio=INDEX_MIN_RATIO)
+    keys = [candidate_key(c) for c in cands]
+    facts = [index.facts[k] for k in keys if k in index.facts]
+    contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
+    found = cover(question, PLAN, facts, contexts)
+    chosen = found[0] if found else []
+    return sorted((index.facts[k].fact.subject, index.facts[k].fact.predicate, index.facts[k].fact.object_value)
+                  for k in chosen)
+
+
+def test_the_question_s_words_choose_the_column_it_asks_for():
+    got = answer_keys("What is the deductible for someone with employee-only coverage going out of network?")
+    assert got and all(p == "Annual deductible" for _, p, _ in got)
+
+
+def test_a_question_asking_two_things_gets_both():
+    got = answer_keys("What are the family coinsurance and the family out-of-pocket maximum in network?")
+    assert {p for _, p, _ in got} == {"Coinsurance", "Out-of-pocket maximum"}
+
+
+def test_a_figure_the_document_never_states_gets_no_fact():
+    # premiums are mentioned, never with a value: the family coverage facts share only the question's scope
+    assert answer_keys("How much is the monthly premium for family coverage?") == []
+
+
+def test_focus_prefers_the_subject_the_question_names_more_of():
+    q = "What deductible applies to employee-only coverage out of network?"
+    assert focus(["Employee Only In-network", "Employee Only Out-of-network"], q) == {"Employee Only Out-of-network"}
+    assert focus(["二级定点医疗机构", "参保老年人"], "二级医疗机构的起付线是多少？", graded=True) == {"二级定点医疗机构"}
+    assert focus(["二级定点医疗机构", "参保老年人"], "二级医疗机构的起付线是多少？") is None
