@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..schema import AtomicFact
 from ..text.document import Document
-from ..text.entities import same_entity
+from ..text.entities import same_entity, units
 from ..text.quantity import find_quantities, parse_quantity
 from .states import Outcome
 from .verify import non_value_numbers, unsupported_numbers
@@ -92,3 +92,99 @@ def summarize(results: list[QuestionResult]) -> dict[str, dict]:
             "avg_e2e_s": round(sum(r.e2e_s for r in rs) / len(rs), 3),
         }
     return out
+
+
+# ---- held-out sets: documents with questions whose gold is {subject, value} as the document writes them ----------
+
+@dataclass
+class HeldOutResult:
+    """One question of a held-out set: gold values stated and bound to their entity, and what else was stated.
+
+    recovered: gold values the answer states through a verified fact whose evidence (subject, predicate,
+    clause, heading path, table headers) names the gold entity; misbound: verified facts with a gold value
+    whose evidence does not name that value's entity; off_question: verified facts whose value answers
+    nothing the question asked (for a question the document cannot answer, every stated figure).
+    """
+
+    document: str
+    question: str
+    state: Outcome
+    gold: int
+    recovered: int
+    misbound: list[str]
+    off_question: list[str]
+    unsupported: list[str]
+    e2e_s: float
+    answer: str
+    missing: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return dict(self.__dict__)
+
+
+def _evidence_text(fv, doc: Document) -> str:
+    """Everything a verified fact's binding rests on, as one lowercased text."""
+    at = fv.anchor
+    heads = " ".join(doc.structure.heading_path(at)) if at is not None else ""
+    table = " ".join(str(c.evidence) for c in fv.checks if c.rule == "table_binding" and c.evidence)
+    f = fv.fact
+    return f"{f.subject} {f.predicate} {f.source_text} {heads} {table}".lower().replace("-", " ")
+
+
+def _names(subject: str, evidence: set[str]) -> bool:
+    """Whether evidence (units of a fact's subject, predicate, clause, headings, headers) names a gold subject:
+    at least two thirds of the subject's words or characters ("Family, In-network, Out-of-pocket maximum")."""
+    want = set(units(subject.replace("-", " ")))
+    return bool(want) and len(want & evidence) * 3 >= len(want) * 2
+
+
+def score_heldout(document: str, doc: Document, question: str, gold: list[dict], ans) -> HeldOutResult:
+    """Score one answer; a prose (baseline) answer has no facts, so its gold counts when the value is stated
+    and any other amount it states is off the question (binding cannot be checked there)."""
+    verified = list(ans.report.verified) if ans.report is not None else []
+    wanted = [(g, parse_quantity(g["value"])) for g in gold]
+    hits, misbound, off = set(), [], []
+    if ans.mode == "baseline":
+        for m in find_quantities(ans.answer):
+            same = [i for i, (_, gq) in enumerate(wanted) if gq is not None and gq == m.quantity]
+            hits.update(same)
+            if not same:
+                off.append(m.text)
+    for fv in verified:
+        q = parse_quantity(fv.fact.object_value)
+        same_value = [i for i, (_, gq) in enumerate(wanted) if gq is not None and gq == q]
+        line = f"{fv.fact.subject} / {fv.fact.predicate} / {fv.fact.object_value}"
+        if not same_value:
+            off.append(line)
+            continue
+        text = set(units(_evidence_text(fv, doc)))
+        bound = [i for i in same_value if _names(wanted[i][0]["subject"], text)]
+        if bound:
+            hits.update(bound)
+        else:
+            misbound.append(line)
+    return HeldOutResult(
+        document=document, question=question, state=ans.state, gold=len(gold), recovered=len(hits),
+        misbound=misbound, off_question=off, unsupported=unsupported_numbers(ans.answer, doc),
+        e2e_s=ans.timings.get("e2e_s", 0.0), answer=ans.answer,
+        missing=[f"{g['subject']} {g['value']}" for i, g in enumerate(gold) if i not in hits])
+
+
+def summarize_heldout(results: list[HeldOutResult]) -> dict:
+    """Recall over gold values, answers with a misbound / off-question / unsupported figure, declines."""
+    gold = sum(r.gold for r in results)
+    answerable = [r for r in results if r.gold]
+    unanswerable = [r for r in results if not r.gold]
+    return {
+        "questions": len(results), "gold": gold, "recovered": sum(r.recovered for r in results),
+        "recall": round(sum(r.recovered for r in results) / gold, 3) if gold else None,
+        "answers_fully_right": sum(r.recovered == r.gold and not r.misbound and not r.off_question
+                                   and not r.unsupported for r in answerable),
+        "answerable": len(answerable),
+        "answers_with_misbound": sum(bool(r.misbound) for r in results),
+        "answers_with_off_question": sum(bool(r.off_question) for r in answerable),
+        "answers_with_unsupported": sum(bool(r.unsupported) for r in results),
+        "unanswerable_declined": sum(not r.off_question and not r.misbound for r in unanswerable),
+        "unanswerable": len(unanswerable),
+        "avg_e2e_s": round(sum(r.e2e_s for r in results) / len(results), 3) if results else None,
+    }

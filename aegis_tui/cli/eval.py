@@ -18,6 +18,9 @@ def register(sub) -> None:
                         "from one fact index per document, built as the questions need it (in memory)")
     p.add_argument("--samples", default="policy_zh,policy_en", help="comma list of samples")
     p.add_argument("--quick", action="store_true", help="only the reference question")
+    p.add_argument("--set", metavar="DIR", dest="heldout",
+                   help="a held-out set instead of the samples: DIR/questions*.json, each a list of {document, "
+                        "question, gold: [{subject, value}]} with documents beside it (evalsets/heldout)")
     p.add_argument("--attempts", type=int, default=2)
     p.add_argument("--out", metavar="DIR", help="write eval.json there")
     add_engine_args(p)
@@ -39,6 +42,8 @@ def run(args) -> int:
     samples = [s.strip() for s in args.samples.split(",") if s.strip()]
     if any(s not in SAMPLES for s in samples):
         raise InputError(f"unknown sample in {samples}: choose from {', '.join(SAMPLES)}")
+    if args.heldout:
+        return run_heldout(args, modes)
     questions = load_questions()
     engine = open_engine(args)
     results = []
@@ -89,3 +94,81 @@ def summary_table(summary: dict):
                   str(s["unsupported_numbers"]), str(s["fallbacks"]), ttft, f"{s['avg_e2e_s']:.2f}s",
                   ", ".join(f"{k}={v}" for k, v in s["rejected_by_rule"].items()) or "-")
     return t
+
+
+def load_set(folder: str) -> list[dict]:
+    """The questions of a held-out set, each with its document's path; one line and exit 2 when malformed."""
+    d = Path(folder)
+    files = sorted(d.glob("questions*.json")) if d.is_dir() else []
+    if not files:
+        raise InputError(f"{folder}: no questions*.json there")
+    out = []
+    for f in files:
+        try:
+            items = json.loads(f.read_text(encoding="utf-8"))
+            for q in items:
+                doc = d / q["document"]
+                if not doc.is_file():
+                    raise InputError(f"{f.name}: document {q['document']} is not in {folder}")
+                gold = [{"subject": str(g["subject"]), "value": str(g["value"])} for g in q["gold"]]
+                out.append({"document": q["document"], "path": doc, "question": str(q["question"]), "gold": gold})
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{f}: not a list of {{document, question, gold: [{{subject, value}}]}} ({exc})")
+    return out
+
+
+def run_heldout(args, modes: list[str]) -> int:
+    """Every question of a held-out set in each mode, scored by value and entity (answer/evaluation.py)."""
+    from ..answer.evaluation import score_heldout, summarize_heldout
+    from ..answer.factindex import IndexStore
+    from ..answer.pipeline import Pipeline, PipelineConfig
+    from ..text.document import Document
+
+    items = load_set(args.heldout)
+    if args.quick:
+        items = items[:: max(1, len(items) // 4)][:4]
+    docs = {it["document"]: Document.load(it["path"]) for it in items}
+    engine = open_engine(args)
+    results: dict[str, list] = {m: [] for m in modes}
+    store = IndexStore(engine, engine.model_info.name, max_attempts=args.attempts)  # in memory: a fair cold start
+    try:
+        for it in items:
+            for m in modes:
+                pipe = Pipeline(engine, PipelineConfig(strategy=m if m != "baseline" else "fan-out",
+                                                       max_attempts=args.attempts,
+                                                       model_name=engine.model_info.name), indexes=store)
+                ans = pipe.answer(docs[it["document"]], it["question"],
+                                  "baseline" if m == "baseline" else "two-stage")
+                results[m].append(score_heldout(it["document"], docs[it["document"]], it["question"],
+                                                it["gold"], ans))
+    finally:
+        engine.close()
+    summary = {m: summarize_heldout(rs) for m, rs in results.items()}
+    out = {"model": engine.model_info.name, "set": str(args.heldout), "summary": summary,
+           "questions": {m: [r.to_json() for r in rs] for m, rs in results.items()}}
+    if args.out:
+        d = Path(args.out)
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "heldout.json").write_text(json.dumps(out, ensure_ascii=False, indent=2, default=str),
+                                        encoding="utf-8")
+    if args.format == "json":
+        print_json(out)
+        return 0
+    t = table("mode", "recall", "right answers", "misbound", "off-question", "unsupported", "declined", "avg E2E",
+              right=("recall", "right answers", "misbound", "off-question", "unsupported", "declined", "avg E2E"))
+    for m, s in summary.items():
+        t.add_row(m, f"{s['recovered']}/{s['gold']} {s['recall'] or 0:>4.0%}",
+                  f"{s['answers_fully_right']}/{s['answerable']}", str(s["answers_with_misbound"]),
+                  str(s["answers_with_off_question"]), str(s["answers_with_unsupported"]),
+                  f"{s['unanswerable_declined']}/{s['unanswerable']}", f"{s['avg_e2e_s']:.2f}s")
+    show(t, "")
+    for m, rs in results.items():
+        for r in rs:
+            print(f"[{m}] {r.document}: {r.question}")
+            print(f"  recovered {r.recovered}/{r.gold}" + (f"; missing: {'; '.join(r.missing)}" if r.missing else ""))
+            for label, xs in (("misbound", r.misbound), ("off the question", r.off_question),
+                              ("unsupported", r.unsupported)):
+                if xs:
+                    print(f"  {label}: {'; '.join(xs)}")
+            print("  " + r.answer.replace("\n", " ")[:300])
+    return 0
