@@ -344,3 +344,48 @@ def test_ask_text_says_where_a_dropped_quote_stands(capsys, quote, at):
                           report=None, rejected=[dropped], unsupported_numbers=[])
     print_text(ans, Document.load(SUBSIDY))
     assert capsys.readouterr().out.splitlines()[-1] == f"  dropped 物流配送员 / 880元: table_binding — column 市内{at}"
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "no questions*.json there"),
+    ('[{"document": "nowhere.md", "question": "q?", "gold": []}]', "is not in"),
+    ('{"not": "a list"}', "not a list of"),
+])
+def test_eval_set_that_cannot_be_read_is_one_line_and_exit_2(cli, tmp_path, content, message):
+    if content is not None:
+        (tmp_path / "questions_x.json").write_text(content, encoding="utf-8")
+    proc = cli("eval", "--set", str(tmp_path))
+    assert proc.returncode == 2 and message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_heldout_scoring_counts_binding_off_question_and_declines():
+    from types import SimpleNamespace
+
+    from aegis_tui.answer.evaluation import score_heldout, summarize_heldout
+    from aegis_tui.answer.states import Outcome
+    from aegis_tui.answer.verify import Tier1CodeVerifier
+    from aegis_tui.schema import AtomicFact, ExtractionPayload, FactType
+    from aegis_tui.text.document import Document
+
+    doc = Document.load(str(Path(__file__).parent / "docs" / "s_plan_en.md"))
+    row = "| Family | In-network | $2,300 | 15% | $7,900 |"
+
+    def answer(*facts):
+        report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=[
+            AtomicFact(subject=s, predicate=p, object_value=v, fact_type=FactType.NUMERIC, source_text=row)
+            for s, p, v in facts]))
+        assert all(fv.passed for fv in report.facts)
+        return SimpleNamespace(mode="two-stage", report=report, answer=" ".join(v for *_, v in facts),
+                               state=Outcome.DONE, timings={"e2e_s": 1.0})
+
+    gold = [{"subject": "Family, In-network, Out-of-pocket maximum", "value": "$7,900"}]
+    right = score_heldout("d", doc, "q", gold, answer(("Family In-network", "Out-of-pocket maximum", "$7,900")))
+    extra = score_heldout("d", doc, "q", gold, answer(("Family In-network", "Out-of-pocket maximum", "$7,900"),
+                                                      ("Family In-network", "Coinsurance", "15%")))
+    declined = score_heldout("d", doc, "q", [], SimpleNamespace(mode="two-stage", report=None, answer="",
+                                                                state=Outcome.FALLBACK, timings={}))
+    assert (right.recovered, right.off_question, right.misbound) == (1, [], [])
+    assert extra.recovered == 1 and extra.off_question == ["Family In-network / Coinsurance / 15%"]
+    s = summarize_heldout([right, extra, declined])
+    assert (s["answers_fully_right"], s["answerable"], s["answers_with_off_question"]) == (1, 2, 1)
+    assert (s["unanswerable_declined"], s["unanswerable"]) == (1, 1)
