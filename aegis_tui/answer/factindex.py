@@ -8,6 +8,7 @@ nothing already verified and a reopened document answers at once.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import deque
@@ -31,6 +32,8 @@ from .structural import header_name, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
+# the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
+_LINK = re.compile(r"(?:[为是达]|不超过|不高于|\s+(?:is|are|of|at|to|be))\s*$", re.IGNORECASE)
 
 
 @dataclass
@@ -346,7 +349,7 @@ class Indexer:
         cand = idx.candidates[key]
         found = idx.document.structure.cell_at(cand.offset) if cand.cell else None
         if found is None:
-            return False
+            return self._from_item_head(key, cand)
         table, cell = found
         subject = table.row_header(cell.row).strip()
         column = header_name(table.column_header(cell.col))
@@ -368,6 +371,29 @@ class Indexer:
                 idx.add(key, verdict)
                 return True
         return False
+
+    def _from_item_head(self, key: str, cand: Candidate) -> bool:
+        """Label a value of an item that names what it is about before a colon ("- 严重精神障碍：…年度支付限额为
+        5800元", "- Retail: copay of $12"): the words before the colon are the subject, the words before the value
+        in its fragment the predicate, when both are short phrases without numbers and the label verifies."""
+        head = LIST_ITEM.sub("", cand.head, count=1).strip().rstrip("：:").strip()
+        if not head or head not in cand.quote or any(ch.isdigit() for ch in head) \
+                or any(p in head for p in "，,；;。.!?！？") or len(head) > (30 if CJK.search(head) else 60):
+            return False
+        pred = _LINK.sub("", cand.before.strip().rstrip("：:，,").strip()).strip()
+        if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred \
+                or not (CJK.search(pred) or len(pred.split()) >= 1 and any(c.isalpha() for c in pred)):
+            return False
+        try:
+            fact = AtomicFact(subject=head, predicate=pred, object_value=cand.value, fact_type=FactType.NUMERIC,
+                              source_text=cand.quote)
+        except ValidationError:
+            return False
+        verdict = self.index.verify_one(key, fact)
+        if not verdict.passed:
+            return False
+        self.index.add(key, verdict)
+        return True
 
     def _submit(self, key: str, attempt: int, note: RepairNote | None) -> _Request:
         idx = self.index

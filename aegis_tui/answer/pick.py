@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
-from ..text.lexicon import CONJUNCTIONS_ZH, FUNCTION_ZH, QUESTION_FILLER_EN, QUESTION_WORDS
+from ..text.lexicon import CONJUNCTIONS_ZH, FUNCTION_ZH, QUERY_STOP_ZH, QUESTION_FILLER_EN, QUESTION_WORDS
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, predicate_asked
 from .states import State
+from .structural import title_of
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
@@ -31,7 +32,10 @@ def question_parts(question: str) -> list[str]:
     return asking or parts
 
 
-# a fact's label (subject, predicate, section) naming a question word counts fully; its clause naming it, this much
+# a fact's predicate or subject naming a question word counts fully; its section or table caption, and its clause,
+# this much
+SECTION_WEIGHT = 0.5
+CHAR_WEIGHT = 0.25  # a single Chinese character of the question, beside its bigrams
 CLAUSE_WEIGHT = 0.3
 # the chosen facts together must cover this share of the question's weight, else none answers it ("the monthly
 # premium for family coverage" where only family coverage has values)
@@ -42,7 +46,7 @@ MIN_COVER = 0.3
 # share of what the first facts chosen covered (a question asking three things covers each in part) …
 FIRST_RATIO = 0.35
 MIN_GAIN = 0.15
-# … and, within one round, when its gain is at least this share of the round's best (the same thing for each level)
+# … and, with the round's best, the facts saying the same thing that add at least this share of its gain
 PEER_RATIO = 0.8
 
 
@@ -59,6 +63,8 @@ def _stemmed(text: str) -> set[str]:
         if not t.isascii():
             if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH for ch in t):  # 院的, 线和: no word of their own
                 out.add(t)
+                # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
+                out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
             continue
         out |= {_stem(w) for w in _PARTS_OF_WORD.split(t) if len(w) > 1 and w not in QUESTION_FILLER_EN}
     return out
@@ -80,15 +86,39 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
     return _DF[doc.sha256]
 
 
-def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
-    """The facts that together cover what the question asks, by its words: (chosen keys, per-key reason, label
-    matched), or None when no fact shares a word with the question.
+def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
+    """What a fact says it is, as weighted terms (its predicate fully; for a table cell its column header fully
+    and the table's caption and section half, since a table's columns may be scopes and its caption the measure;
+    for a clause its section half), and who it is about (its subject: for a cell, the row label)."""
+    what: dict[str, float] = {}
 
-    Each question word the document uses weighs by its rarity among the document's values (a word every clause
-    holds tells nothing). A fact matches a word through its label (subject, predicate, section: fully) or its
-    clause (partly). Facts are taken greedily by the weight they add that the facts taken before did not cover;
-    facts adding almost as much in the same round come too (the same figure for each level or member), and a
-    fact that adds too little of the question is left out: it answers something else.
+    def add(text: str, w: float) -> None:
+        for t in _stemmed(text):
+            what[t] = max(what.get(t, 0.0), w)
+
+    add(f.fact.predicate, 1.0)
+    offset = int(f.key.split(":", 1)[0]) if f.key.split(":", 1)[0].isdigit() else -1
+    found = doc.structure.cell_at(offset) if offset >= 0 else None
+    caption = title_of(found[0].caption) if found is not None else ""
+    if caption and len(caption) <= 24 and not any(p in caption for p in "，,；;。"):
+        add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
+    add(f.section, SECTION_WEIGHT)
+    return what, _stemmed(f.fact.subject)
+
+
+def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
+    """The facts that together answer what the question asks, by its words: (chosen keys, per-key reason, keys
+    whose label names something asked), or None when no fact shares a word with the question.
+
+    Each question word the document uses weighs by its rarity among the document's sentences (a word every
+    sentence holds tells nothing). A fact matches a word through what it says it is (predicate; a cell's column,
+    caption and section), who it is about (subject) or its clause (partly). Only a fact whose predicate side
+    names something asked can answer: one that matches only by its subject is another figure of the same entity
+    ("在职职工" asked for its 年度最高支付限额 is not answered by its 起付标准). Facts are taken greedily by the
+    weight they add that the facts taken before did not cover; the facts that say the same thing as the round's
+    best (the same predicate-side match: each level's 起付线, each member's allowance) come with it, and focus
+    later keeps the entities the question names. A fact that adds too little is left out: it answers
+    something else.
     """
     import math
 
@@ -98,31 +128,35 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         return None
     # English words weigh by rarity; Chinese bigrams alike, since a rare one is as often two words' seam (不同级别
     # 医院 → 同级, 别医) as a rare name
-    weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 for t in asked}
+    weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in asked}
     total = sum(weight.values())
     match: dict[str, dict[str, float]] = {}
+    says: dict[str, tuple] = {}
     for f in shortlist:
-        label = _stemmed(f"{f.fact.subject} {f.fact.predicate} {f.section}")
+        what, who = _sides(f, doc)
         clause = _stemmed(contexts.get(f.key, f.fact.source_text))
-        match[f.key] = {t: 1.0 if t in label else CLAUSE_WEIGHT for t in asked if t in label or t in clause}
+        ms = {}
+        for t in asked:
+            m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
+            if m:
+                ms[t] = m
+        match[f.key] = ms
+        says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
     if not any(match.values()):
         return None
-    # a fact whose label names something asked answers the question; one tied to it only by its clause's words
-    # (the scope the question mentions, a word of the section) is an answer only when no label names anything
-    named = {k for k, ms in match.items() if any(m == 1.0 for m in ms.values())}
-    if named:
-        match = {k: (ms if k in named else {}) for k, ms in match.items()}
+    named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 for t, m in ms.items())}
     covered: dict[str, float] = {t: 0.0 for t in asked}
     chosen: list[str] = []
     first = 0.0
     while True:
-        gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in ms.items())
-                 for k, ms in match.items() if k not in chosen}
+        gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
+                 for k in named if k not in chosen}
         best = max(gains.values(), default=0.0)
         first = first or best
         if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):
             break
-        round_ = [k for k, g in gains.items() if g >= PEER_RATIO * best]
+        top = max((k for k in gains if gains[k] == best), key=lambda k: len(says[k]))
+        round_ = [k for k, g in gains.items() if says[k] == says[top] and g >= PEER_RATIO * best] or [top]
         for k in round_:
             for t, m in match[k].items():
                 covered[t] = max(covered[t], m)
@@ -131,10 +165,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if sum(weight[t] * m for t, m in covered.items()) < MIN_COVER * total and all(t.isascii() for t in asked):
         # what the question asks most of (its rarest words) is in no fact: the facts share only its scope
         chosen = []
-    reasons = {k: ("it adds too little of what the question asks to the facts chosen" if not named or k in named
-                   else "its label names nothing the question asks for") for k in match if k not in chosen}
-    labelled = {k for k in chosen if any(m == 1.0 for m in match[k].values())}
-    return chosen, reasons, labelled
+    reasons = {k: ("its label says nothing the question asks for (at most who it is about)" if k not in named
+                   else "it adds too little of what the question asks to the facts chosen")
+               for k in match if k not in chosen}
+    return chosen, reasons, set(chosen)
 
 
 def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:

@@ -33,7 +33,8 @@ _COLON = "：:"
 
 
 def terms(text: str) -> list[str]:
-    """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased English words."""
+    """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased, lightly stemmed
+    English words."""
     out: list[str] = []
     for run in _CJK_RUN.findall(text):
         chars = [c for c in run]
@@ -42,7 +43,7 @@ def terms(text: str) -> list[str]:
                 out.append(chars[0])
             continue
         out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in QUERY_STOP_ZH and b in QUERY_STOP_ZH))
-    out.extend(w.lower() for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)
+    out.extend(_stem(w) for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)  # entertaining ~ entertainment
     return out
 
 
