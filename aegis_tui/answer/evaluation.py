@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -131,6 +132,14 @@ def _evidence_text(fv, doc: Document) -> str:
     return f"{f.subject} {f.predicate} {f.source_text} {heads} {table}".lower().replace("-", " ")
 
 
+def _same_figure(gold: str, stated: str) -> bool:
+    """Whether one value's text holds the other's whole, at number edges: "£450" and "£450 per person",
+    "200万元以上" and "200万元", "net 30 days" and "30 days" (not "5%" inside "25%")."""
+    a, b = (gold.strip(), stated.strip()) if len(gold.strip()) <= len(stated.strip()) else (stated.strip(),
+                                                                                          gold.strip())
+    return bool(a) and re.search(rf"(?<![\d.,]){re.escape(a)}(?![\d.,]\d)", b) is not None
+
+
 def _names(subject: str, evidence: set[str]) -> bool:
     """Whether evidence (units of a fact's subject, predicate, clause, headings, headers) names a gold subject:
     at least two thirds of the subject's words or characters ("Family, In-network, Out-of-pocket maximum")."""
@@ -152,7 +161,8 @@ def score_heldout(document: str, doc: Document, question: str, gold: list[dict],
                 off.append(m.text)
     for fv in verified:
         q = parse_quantity(fv.fact.object_value)
-        same_value = [i for i, (_, gq) in enumerate(wanted) if gq is not None and gq == q]
+        same_value = [i for i, (g, gq) in enumerate(wanted)
+                      if (gq is not None and gq == q) or _same_figure(g["value"], fv.fact.object_value)]
         line = f"{fv.fact.subject} / {fv.fact.predicate} / {fv.fact.object_value}"
         if not same_value:
             off.append(line)

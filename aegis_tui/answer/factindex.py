@@ -357,8 +357,11 @@ class Indexer:
         # the column header names what the value is; a short caption completes a bare one (省外 + 疗休养补助标准),
         # a caption that is a whole sentence ("参保人员…按下表规定支付") does not make a predicate
         short = caption if caption and len(caption) <= 16 and not any(p in caption for p in "，,；;。") else ""
-        joined = f"{column}{short}" if short and idx.document.language == "zh" else ""
-        for predicate in dict.fromkeys(p for p in (joined, column) if p):
+        zh = idx.document.language == "zh"
+        joined = f"{column}{short}" if short and zh else ""
+        # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")
+        topic = _caption_topic(caption) if zh and not short else ""
+        for predicate in dict.fromkeys(p for p in (joined, column, f"{column}{topic}" if topic else "") if p):
             if not subject or subject == predicate:
                 return False
             try:
@@ -430,7 +433,7 @@ class Indexer:
             note = RepairNote(c.text[-80:], "output", problem)
         else:
             try:
-                fact = AtomicFact(subject=str(obj["subject"]).strip(), predicate=str(obj["predicate"]).strip(),
+                fact = AtomicFact(subject=_unnumbered(str(obj["subject"])), predicate=str(obj["predicate"]).strip(),
                                   object_value=cand.value, fact_type=FactType.NUMERIC, source_text=cand.quote)
             except (ValidationError, KeyError) as exc:
                 note = RepairNote(c.text[-80:], "schema", str(exc).splitlines()[0])
@@ -456,6 +459,28 @@ class Indexer:
             return self._submit(r.key, r.attempt + 1, note)
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
+
+
+_NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
+
+
+def _unnumbered(subject: str) -> str:
+    """A labelled subject without the section or clause number its span began with ("3.3 Customer" → Customer):
+    a number in the answer must be a verified value, never a heading's numbering."""
+    plain = _NUMBERING.sub("", subject, count=1).strip()
+    return plain or subject.strip()
+
+
+_TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
+
+
+def _caption_topic(caption: str) -> str:
+    """What a caption sentence is about: its first clause up to its verb ("赔付比例按医院等级…确定" → 赔付比例),
+    when that is a short phrase without numbers; else ""."""
+    first = re.split(r"[，,；;：:。]", caption, maxsplit=1)[0].strip()
+    m = _TOPIC_END.search(first)
+    topic = first[: m.start()].strip() if m else ""
+    return topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
 
 
 class IndexStore:

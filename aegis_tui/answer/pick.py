@@ -97,6 +97,7 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
             what[t] = max(what.get(t, 0.0), w)
 
     add(f.fact.predicate, 1.0)
+    add(f.fact.object_value, SECTION_WEIGHT)  # its unit says what it measures too: "per mile", "天"
     offset = int(f.key.split(":", 1)[0]) if f.key.split(":", 1)[0].isdigit() else -1
     found = doc.structure.cell_at(offset) if offset >= 0 else None
     caption = title_of(found[0].caption) if found is not None else ""
@@ -123,9 +124,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     import math
 
     n, df = _document_frequency(doc)
-    asked = {t for t in _stemmed(question) if t in df}
+    wanted = _stemmed(question)
+    # an English word of the question stands for the document's words it begins or that begin it (mileage ~
+    # mile, reimburs ~ reimbursement): the same word, differently derived
+    alias = {v: a for a in wanted if a.isascii() and len(a) >= 4 for v in df
+             if v != a and v.isascii() and len(v) >= 4 and (v.startswith(a) or a.startswith(v))}
+    asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None
+    df = {**df, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a]) for a in asked}}
     # English words weigh by rarity; Chinese bigrams alike, since a rare one is as often two words' seam (不同级别
     # 医院 → 同级, 别医) as a rare name
     weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in asked}
@@ -134,7 +141,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     says: dict[str, tuple] = {}
     for f in shortlist:
         what, who = _sides(f, doc)
-        clause = _stemmed(contexts.get(f.key, f.fact.source_text))
+        for v, w in list(what.items()):
+            if v in alias:
+                what[alias[v]] = max(what.get(alias[v], 0.0), w)
+        who = {alias.get(t, t) for t in who}
+        clause = {alias.get(t, t) for t in _stemmed(contexts.get(f.key, f.fact.source_text))}
         ms = {}
         for t in asked:
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
@@ -151,6 +162,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     while True:
         gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
                  for k in named if k not in chosen}
+        if chosen:
+            # after the first round only a fact that names, in what it says it is, an asked word no chosen fact
+            # names so is another part of the question ("…起付线是多少？统筹能报多大比例？"); one that adds only its
+            # subject's or clause's words answers something else
+            gains = {k: g for k, g in gains.items()
+                     if any(w == 1.0 and covered[t] < 1.0 and len(t) > 1 for t, w in says[k])}
         best = max(gains.values(), default=0.0)
         first = first or best
         if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):

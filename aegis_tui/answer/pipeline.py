@@ -155,7 +155,7 @@ class Pipeline:
             job.check()
         ans.timings["index_s"] = round(time.perf_counter() - t, 4)
         ans.rejected = [index.rejected[k].to_json() for k in keys if k in index.rejected]
-        shortlist = _in_named_scope([index.facts[k] for k in keys if k in index.facts], ans)
+        shortlist = [index.facts[k] for k in keys if k in index.facts]
         report = None
         verify_ms = 0.0
         if not cands:
@@ -164,7 +164,9 @@ class Pipeline:
             job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
         else:
             contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
-            kept = _singled_out(choose(job, doc, shortlist, contexts), contexts, ans)
+            # the section the question names narrows what answers it, not what is considered: "employee-only
+            # coverage" names section "Employees" but asks for the deductible table
+            kept = _singled_out(_in_named_scope(choose(job, doc, shortlist, contexts), ans), contexts, ans)
             job.check()
             if kept:
                 job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
