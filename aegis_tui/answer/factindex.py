@@ -342,6 +342,14 @@ class Indexer:
                 return key
             return None
 
+    def label_from_structure(self, keys: list[str]) -> int:
+        """Label from structure (no model request) every key not done yet that structure decides; how many."""
+        done = 0
+        for key in keys:
+            if key in self.index.candidates and not self.index.is_done(key) and self._from_structure(key):
+                done += 1
+        return done
+
     def _from_structure(self, key: str) -> bool:
         """Label a table cell from the table itself (row label as subject, column header as predicate) when
         that label verifies; no model request. False when the structure does not decide it."""

@@ -147,11 +147,16 @@ class Pipeline:
         cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
-        missing = [k for k in keys if not index.is_done(k)]
         t = time.perf_counter()
+        # what the table and item structure label costs nothing; the model labels only the values that rank as
+        # fan-out's would (the wider shortlist's tail is chosen from once the background index holds it)
+        indexer.label_from_structure(keys)
+        ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k)}
+        needed = [k for k in keys if k in ranked]
+        missing = [k for k in needed if not index.is_done(k)]
         if missing:
             job.emit(State.EXTRACT, f"indexing the {len(missing)} value(s) the question needs")
-            indexer.ensure(keys, job.cancel)
+            indexer.ensure(needed, job.cancel)
             job.check()
         ans.timings["index_s"] = round(time.perf_counter() - t, 4)
         ans.rejected = [index.rejected[k].to_json() for k in keys if k in index.rejected]
