@@ -91,3 +91,12 @@ def test_focus_prefers_the_subject_the_question_names_more_of():
     assert focus(["Employee Only In-network", "Employee Only Out-of-network"], q) == {"Employee Only Out-of-network"}
     assert focus(["二级定点医疗机构", "参保老年人"], "二级医疗机构的起付线是多少？", graded=True) == {"二级定点医疗机构"}
     assert focus(["二级定点医疗机构", "参保老年人"], "二级医疗机构的起付线是多少？") is None
+
+
+def test_a_cell_value_with_its_header_unit_is_supported_in_an_answer():
+    from aegis_tui.answer.verify import unsupported_numbers
+
+    doc = Document.from_text("# 生育医疗费用定额\n\n| 分娩方式 | 一级医院（元） | 二级医院（元） |\n|---|---|---|\n"
+                             "| 顺产 | 3200 | 4100 |\n| 剖宫产 | 4500 | 5600 |\n", "t.md")
+    assert unsupported_numbers("剖宫产二级医院为5600元。", doc) == []
+    assert unsupported_numbers("剖宫产二级医院为5700元。", doc) == ["5700元"]

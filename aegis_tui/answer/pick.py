@@ -178,7 +178,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             for t, m in match[k].items():
                 covered[t] = max(covered[t], m)
         chosen += round_
-    cover.last_share = round(sum(weight[t] * m for t, m in covered.items()) / total, 3)  # for diagnostics
     if sum(weight[t] * m for t, m in covered.items()) < MIN_COVER * total and all(t.isascii() for t in asked):
         # what the question asks most of (its rarest words) is in no fact: the facts share only its scope
         chosen = []
@@ -192,10 +191,9 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     """The shortlisted facts that answer job's question, in shortlist order; contexts holds each fact's evidence
     as the model saw it (section, headers, clause) by key.
 
-    The question's words decide first (cover): the facts that together cover them, the others left out with the
-    reason. Among the covering facts, one whose label names something asked is taken; one that only its clause
-    ties to the question goes to the model's yes/no. When no fact shares a word with the question, the
-    predicate words and the model decide as below.
+    The question's words decide first (cover): the facts that together answer them, the others left out with
+    the reason. When no shortlisted fact shares a word with the question, the lexicon's predicate words decide
+    what they can and the model's grammar-constrained yes/no the rest, as below.
     """
     question = job.answer.question
     lang = doc.language

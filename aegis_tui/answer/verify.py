@@ -136,8 +136,10 @@ class Tier1CodeVerifier:
 
 
 def unsupported_numbers(text: str, document: Document) -> list[str]:
-    """The quantities of a free-text answer that the document does not state (as equal quantities)."""
+    """The quantities of a free-text answer that the document does not state (as equal quantities); a table cell
+    counts with the unit its header gives it ("5600" under "定额（元）" states 5600元)."""
     known = document_index(document).all_quantities()
+    known = known | {r.quantity for r in number_roles(document) if r.role is Role.VALUE and r.quantity is not None}
     values = {q.value for q in known} | {b.value for q in known if (b := _base_money(q))}
     known = known | {b for q in known if (b := _base_money(q))}
     return [m.text for m in find_quantities(text)
