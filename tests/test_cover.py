@@ -100,3 +100,28 @@ def test_a_cell_value_with_its_header_unit_is_supported_in_an_answer():
                              "| 顺产 | 3200 | 4100 |\n| 剖宫产 | 4500 | 5600 |\n", "t.md")
     assert unsupported_numbers("剖宫产二级医院为5600元。", doc) == []
     assert unsupported_numbers("剖宫产二级医院为5700元。", doc) == ["5700元"]
+
+
+@pytest.mark.parametrize("question, row", [
+    ("If our total leverage comes in at 3.0x, what margin do we pay?", "Greater than 2.75x but not above 3.50x"),
+    ("Once leverage is down to 1.8x, what is the commitment fee?", "2.00x or less"),
+    ("Leverage is exactly 3.50x: which margin applies?", "Greater than 2.75x but not above 3.50x"),
+    ("What is the margin?", None),                      # no figure given: nothing singled out
+    ("At 4.0% interest, what is the margin?", None),    # a figure of another unit
+])
+def test_a_figure_in_the_question_picks_the_row_whose_range_holds_it(question, row):
+    from aegis_tui.text.ranges import holding
+
+    rows = ["Greater than 3.50x", "Greater than 2.75x but not above 3.50x",
+            "Greater than 2.00x but not above 2.75x", "2.00x or less"]
+    assert holding(rows, question) == ({row} if row else None)
+
+
+def test_chinese_ranges_and_ages():
+    from aegis_tui.text.ranges import holding, interval
+
+    assert interval("60万元至300万元").holds(100, "万元") and not interval("60万元至300万元").holds(400, "万元")
+    people = ["在职职工", "退休人员（不满75周岁）", "退休人员（75周岁及以上）"]
+    assert holding(people, "75岁以上的退休老人报销比例是多少？") == {"退休人员（75周岁及以上）"}
+    assert holding(people, "我70岁了，退休了") == {"退休人员（不满75周岁）"}
+    assert interval("一级及以下定点医疗机构") is None and interval("3万元") is None

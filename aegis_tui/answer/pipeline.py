@@ -13,6 +13,7 @@ from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
+from ..text.ranges import holding
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
@@ -238,6 +239,10 @@ class Pipeline:
         dropped = []
         for group in groups.values():
             keep = focus([fv.fact.subject for fv in group], ans.question, graded=by_predicate)
+            if keep is None and by_predicate:
+                # rows labelled by ranges: the one holding the figure the question gives ("at 3.0x" → "Greater
+                # than 2.75x but not above 3.50x")
+                keep = holding([fv.fact.subject for fv in group], ans.question)
             if keep is not None:
                 dropped += [fv for fv in group if fv.fact.subject not in keep]
         if not dropped:
