@@ -125,3 +125,24 @@ def test_chinese_ranges_and_ages():
     assert holding(people, "75岁以上的退休老人报销比例是多少？") == {"退休人员（75周岁及以上）"}
     assert holding(people, "我70岁了，退休了") == {"退休人员（不满75周岁）"}
     assert interval("一级及以下定点医疗机构") is None and interval("3万元") is None
+
+
+@pytest.mark.parametrize("text, value, subject, predicate", [
+    ("# Records\n\nCustomer due diligence records are kept for 5 years after the relationship ends.\n", "5 years",
+     "Customer due diligence records", "kept for"),
+    ("# 差旅\n\n第十条 出差人员的伙食补助标准为每人每天100元。\n", "100元", "出差人员", "伙食补助标准"),
+])
+def test_a_plain_clause_labels_its_value_when_the_model_could_not(text, value, subject, predicate):
+    doc = Document.from_text(text, "c.md")
+    index = FactIndex(doc, "test-model")
+    [(key, cand)] = [(k, c) for k, c in index.candidates.items() if c.value == value]
+    assert Indexer(NO_ENGINE, index)._from_clause(key, cand)
+    fact = index.facts[key].fact
+    assert (fact.subject, fact.predicate) == (subject, predicate)
+
+
+def test_a_predicate_of_function_words_says_nothing():
+    from aegis_tui.answer.factindex import _says_something
+
+    assert not any(map(_says_something, ["the", "for", "more than", "的为"]))
+    assert all(map(_says_something, ["kept for", "起付线", "报销比例"]))

@@ -450,6 +450,9 @@ class Indexer:
                     note = RepairNote(compact_fact(fact), "label", "the subject repeats the predicate; the subject "
                                       "is who or what it applies to", fact=fact,
                                       avoid_subject=max(fact.subject, fact.predicate, key=len))
+                elif not _says_something(fact.predicate):
+                    note = RepairNote(compact_fact(fact), "label", "the predicate names nothing (only function "
+                                      "words); it says what the value is", fact=fact)
                 else:
                     verdict = None
                     if (whole := whole_item_subject(cand, fact.subject)) is not None:
@@ -465,8 +468,32 @@ class Indexer:
                         note = replace(note, avoid_subject=fact.subject)
         if r.attempt < self.max_attempts:
             return self._submit(r.key, r.attempt + 1, note)
+        if self._from_clause(r.key, cand):
+            return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
+
+    def _from_clause(self, key: str, cand: Candidate) -> bool:
+        """After the model's last label failed: the clause's own grammar, when it is plain — "S的P为V" in Chinese,
+        "S is/are/must … P V" in English — as subject and predicate, kept only if that label verifies."""
+        before = LIST_ITEM.sub("", cand.before, count=1).strip()
+        before = _NUMBERING.sub("", before, count=1).strip()
+        m = _CLAUSE_ZH.match(before) if CJK.search(before) else _CLAUSE_EN.match(before)
+        if m is None:
+            return False
+        subject, predicate = m.group("s").strip(" ，,"), m.group("p").strip(" ，,：:")
+        if not subject or not _says_something(predicate) or subject in predicate or predicate in subject:
+            return False
+        try:
+            fact = AtomicFact(subject=subject, predicate=predicate, object_value=cand.value,
+                              fact_type=FactType.NUMERIC, source_text=cand.quote)
+        except ValidationError:
+            return False
+        verdict = self.index.verify_one(key, fact)
+        if not verdict.passed:
+            return False
+        self.index.add(key, verdict)
+        return True
 
 
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
@@ -477,6 +504,24 @@ def _unnumbered(subject: str) -> str:
     a number in the answer must be a verified value, never a heading's numbering."""
     plain = _NUMBERING.sub("", subject, count=1).strip()
     return plain or subject.strip()
+
+
+# a plain clause before its value: "出差人员的伙食补助标准为", "Customer due diligence records are kept for"
+_CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;。：:的]{2,16}?)(?:为|是|达到?|不超过|不得超过|不高于|按)?"
+                        r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
+_CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
+                        r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
+_FUNCTION = {"the", "a", "an", "of", "to", "for", "at", "in", "on", "by", "with", "within", "up", "is", "are",
+             "be", "and", "or", "than", "more", "less", "no", "not", "per", "each", "from", "as"}
+
+
+def _says_something(predicate: str) -> bool:
+    """Whether a predicate has a content word: not only "the", "for", "more than" (English), and at least two
+    Chinese characters other than 的/为."""
+    text = predicate.strip()
+    if CJK.search(text):
+        return len([ch for ch in text if CJK.match(ch) and ch not in "的为是"]) >= 2
+    return any(w.lower() not in _FUNCTION for w in re.findall(r"[A-Za-z][\w'-]*", text))
 
 
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
