@@ -284,7 +284,7 @@ def test_ab_quick_json(cli, tmp_path, embedded_model):
     assert modes["baseline"]["facts_verified"] == 0              # the baseline verifies nothing
     build = data["index_build"]
     assert build["values"] == build["verified"] + build["rejected"] > 0 and build["pending"] == 0
-    assert build["requests"] >= build["values"] and build["peak_rss_mib"] > 0
+    assert build["requests"] > 0 and build["peak_rss_mib"] > 0   # tables and item heads need no request
     assert modes["index_warm"]["avg_index_s"] == 0               # warm: nothing left to label
     assert modes["index_cold"]["engine_requests"] > modes["index_warm"]["engine_requests"]
     assert level["ratios"]["e2e_index_warm_over_baseline"] > 0
@@ -337,7 +337,7 @@ def test_batch_quick_in_process_and_remote_side_by_side(cli, tmp_path, embedded_
     assert local["values"] == remote["values"] > 0                     # the same documents, the same values
     for run in (local, remote):
         assert run["pending"] == 0 and run["values"] == run["verified"] + run["rejected"]
-        assert run["requests"] >= run["values"] and run["wall_s"] > 0 and run["values_per_s"] > 0
+        assert run["requests"] > 0 and run["wall_s"] > 0 and run["values_per_s"] > 0  # structure labels need none
     assert remote["started_here"] and remote["server"] == "llama-cpp-python"
     assert data["ratios_remote_over_local"]["wall_s"] > 0
     assert json.loads((tmp_path / "batch.json").read_text())["remote"]["values"] == remote["values"]

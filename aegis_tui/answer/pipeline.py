@@ -148,12 +148,13 @@ class Pipeline:
         cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
-        t = time.perf_counter()
         # what the table and item structure label costs nothing; the model labels only the values that rank as
         # fan-out's would (the wider shortlist's tail is chosen from once the background index holds it)
-        indexer.label_from_structure(keys)
         ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k)}
         needed = [k for k in keys if k in ranked]
+        t = time.perf_counter()
+        if not all(index.is_done(k) for k in keys):
+            indexer.label_from_structure(keys)
         missing = [k for k in needed if not index.is_done(k)]
         if missing:
             job.emit(State.EXTRACT, f"indexing the {len(missing)} value(s) the question needs")
