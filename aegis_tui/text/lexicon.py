@@ -30,6 +30,9 @@ NON_MODIFIERS_EN = FUNCTION_WORDS_EN | {
 QUERY_STOP_EN = STOP_EN | {"what", "how", "much", "many", "do", "does", "be", "which", "my", "i", "can", "it",
                            "its", "this", "that"}
 
+# words a labelled predicate may not consist of alone ("the", "for", "more than"): it must say what the value is
+PREDICATE_FILLER_EN = NON_MODIFIERS_EN | frozenset({"more", "less", "fewer", "up"})
+
 # English words that carry no topic of their own in a question ("if so, how much …", "the most we could …"):
 # the common function words of English, not words of any document's subject
 QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({

@@ -11,7 +11,9 @@ import math
 import re
 from dataclasses import dataclass
 
-_NUM = r"(\d+(?:,\d{3})*(?:\.\d+)?)\s*(x|×|%|[A-Za-z]{1,6}\b|(?:(?![以及至到或和与的不])[\u4e00-\u9fff]){1,2})?"
+from .lexicon import CJK_RANGE
+
+_NUM = rf"(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(x|×|%|[A-Za-z]{{1,6}}\b|(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?"
 _N = re.compile(_NUM)
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
