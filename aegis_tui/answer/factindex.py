@@ -372,14 +372,7 @@ class Indexer:
         for predicate in dict.fromkeys(p for p in (joined, column, f"{column}{topic}" if topic else "") if p):
             if not subject or subject == predicate:
                 return False
-            try:
-                fact = AtomicFact(subject=subject, predicate=predicate, object_value=cand.value,
-                                  fact_type=FactType.NUMERIC, source_text=cand.quote)
-            except ValidationError:
-                return False
-            verdict = idx.verify_one(key, fact)
-            if verdict.passed:
-                idx.add(key, verdict)
+            if self._keep_if_verified(key, cand, subject, predicate):
                 return True
         return False
 
@@ -395,16 +388,7 @@ class Indexer:
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred \
                 or not (CJK.search(pred) or len(pred.split()) >= 1 and any(c.isalpha() for c in pred)):
             return False
-        try:
-            fact = AtomicFact(subject=head, predicate=pred, object_value=cand.value, fact_type=FactType.NUMERIC,
-                              source_text=cand.quote)
-        except ValidationError:
-            return False
-        verdict = self.index.verify_one(key, fact)
-        if not verdict.passed:
-            return False
-        self.index.add(key, verdict)
-        return True
+        return self._keep_if_verified(key, cand, head, pred)
 
     def _submit(self, key: str, attempt: int, note: RepairNote | None) -> _Request:
         idx = self.index
@@ -484,16 +468,19 @@ class Indexer:
         subject, predicate = m.group("s").strip(" ，,"), m.group("p").strip(" ，,：:")
         if not subject or not _says_something(predicate) or subject in predicate or predicate in subject:
             return False
+        return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _keep_if_verified(self, key: str, cand: Candidate, subject: str, predicate: str) -> bool:
+        """Add the label (subject, predicate) of a candidate to the table when it verifies; whether it did."""
         try:
             fact = AtomicFact(subject=subject, predicate=predicate, object_value=cand.value,
                               fact_type=FactType.NUMERIC, source_text=cand.quote)
         except ValidationError:
             return False
         verdict = self.index.verify_one(key, fact)
-        if not verdict.passed:
-            return False
-        self.index.add(key, verdict)
-        return True
+        if verdict.passed:
+            self.index.add(key, verdict)
+        return verdict.passed
 
 
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
