@@ -108,8 +108,8 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
 
 
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
-    """The facts that together answer what the question asks, by its words: (chosen keys, per-key reason, keys
-    whose label names something asked), or None when no fact shares a word with the question.
+    """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
+    key left out), or None when no fact shares a word with the question.
 
     Each question word the document uses weighs by its rarity among the document's sentences (a word every
     sentence holds tells nothing). A fact matches a word through what it says it is (predicate; a cell's column,
@@ -184,7 +184,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     reasons = {k: ("its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}
-    return chosen, reasons, set(chosen)
+    return chosen, reasons
 
 
 def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]) -> list[IndexedFact]:
@@ -199,10 +199,8 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     lang = doc.language
     covering = cover(question, doc, shortlist, contexts)
     if covering is not None:
-        chosen, reasons, labelled = covering
-        ask = [f for f in shortlist if f.key in chosen and f.key not in labelled]
-        decided = {f.key: f.key in labelled for f in shortlist}
-        return _decide(job, lang, question, shortlist, decided, reasons, ask)
+        chosen, reasons = covering
+        return _decide(job, lang, question, shortlist, {f.key: f.key in chosen for f in shortlist}, reasons, [])
     asked = asked_predicates(question)
     # a question that names what it asks for in every part ("起付线和报销比例…？年度封顶线…？") is answered by the
     # facts whose predicate names it; one with a part the lexicon does not know ("… and how soon must reports be
