@@ -8,7 +8,7 @@ import re
 from ..text.docindex import LIST_ITEM
 from ..text.entities import mentions, same_entity
 from ..text.entities import units as name_units
-from ..text.lexicon import FUNCTION_UNITS
+from ..text.lexicon import FUNCTION_UNITS, PERIOD_WORDS
 from ..text.quantity import QuantityMatch
 from .report import CheckResult
 from .rules import FactContext
@@ -49,6 +49,7 @@ def item_label(text: str, quantities: list[QuantityMatch], base: int, predicate:
         if base <= q.start < base + len(text):
             text = text[:q.start - base] + " " + text[q.end - base:]
     skip = set(name_units(predicate)) | FUNCTION_UNITS
+    text = PERIOD_WORDS.sub(" ", text)  # "每人", "per night": the rate of the value, not a name
     if not [u for u in name_units(text) if u not in skip]:
         return ""
     return LIST_ITEM.sub("", text).strip(" ，、,;；：:。")
@@ -125,8 +126,12 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
         if mentions(other, item):
             return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'", ev)
     if len({_seg_of(ends, q.start) for q in same}) >= 2:
-        label = item_label(at(segs[k][0], end), same, segs[k][0], ctx.fact.predicate) or item_label(
-            item, same, start, ctx.fact.predicate)
+        # the clauses between the previous value and this one, less those that hold a figure of their own
+        # ("超出部分按80%给付"): those name their own value, not this one
+        valued = {_seg_of(ends, q.start) for q in idx.quantities_in(start, end)} - {k}
+        label = item_label(at(segs[k][0], end), same, segs[k][0], ctx.fact.predicate) or "，".join(
+            x for j in range(prev + 1, k) if j not in valued
+            if (x := item_label(at(*segs[j]), [], segs[j][0], ctx.fact.predicate)))
         if label:
             return CheckResult("entity_binding", False, f"in this enumeration '{m.text}' belongs to '{label}', "
                                f"not '{subject}'", ev)

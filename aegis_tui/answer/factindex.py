@@ -21,9 +21,9 @@ from ..engine.config import Sampling
 from ..engine.protocol import EngineProtocol
 from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
-from ..text.docindex import LIST_ITEM
+from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
-from ..text.lexicon import CJK, PREDICATE_FILLER_EN
+from ..text.lexicon import CJK, CONDITION_OPENERS_ZH, PREDICATE_FILLER_EN
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -357,7 +357,8 @@ class Indexer:
         cand = idx.candidates[key]
         found = idx.document.structure.cell_at(cand.offset) if cand.cell else None
         if found is None:
-            return self._from_item_head(key, cand)
+            # a clause that states its own label plainly is labelled by it; else the model labels it
+            return self._from_item_head(key, cand) or self._from_clause(key, cand) or self._from_title(key, cand)
         table, cell = found
         subject = table.row_header(cell.row).strip()
         column = header_name(table.column_header(cell.col))
@@ -378,15 +379,21 @@ class Indexer:
 
     def _from_item_head(self, key: str, cand: Candidate) -> bool:
         """Label a value of an item that names what it is about before a colon ("- 严重精神障碍：…年度支付限额为
-        5800元", "- Retail: copay of $12"): the words before the colon are the subject, the words before the value
-        in its fragment the predicate, when both are short phrases without numbers and the label verifies."""
+        5800元", "- Retail: copay of $12", "- 剖宫产：每次给付5000元"): the words before the colon are the subject,
+        the words before the value in its fragment the predicate, when both are short phrases without numbers and
+        the label verifies."""
         head = LIST_ITEM.sub("", cand.head, count=1).strip().rstrip("：:").strip()
+        before = cand.before
+        own = _OWN_HEAD.match(LIST_ITEM.sub("", before, count=1)) if not head or head not in cand.fragment else None
+        if own is not None:  # the item's own head: "- 剖宫产：" inside the fragment, the lead-in above it
+            head, before = own.group(1).strip(), own.group(2)
         if not head or head not in cand.quote or any(ch.isdigit() for ch in head) \
                 or any(p in head for p in "，,；;。.!?！？") or len(head) > (30 if CJK.search(head) else 60):
             return False
-        pred = _LINK.sub("", cand.before.strip().rstrip("：:，,").strip()).strip()
-        if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred \
-                or not (CJK.search(pred) or len(pred.split()) >= 1 and any(c.isalpha() for c in pred)):
+        pred = _LINK.sub("", before.strip().rstrip("：:，,").strip()).strip()
+        # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
+        if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
+                or any(p in pred for p in "，,；;") or not _says_something(pred):
             return False
         return self._keep_if_verified(key, cand, head, pred)
 
@@ -466,9 +473,36 @@ class Indexer:
         if m is None:
             return False
         subject, predicate = m.group("s").strip(" ，,"), m.group("p").strip(" ，,：:")
-        if not subject or not _says_something(predicate) or subject in predicate or predicate in subject:
+        # a subject that opens with a preposition or "if" is a condition ("在非医保定点的药店…", "如投保单位…"),
+        # a predicate with a figure is a clause of its own: neither is a label
+        if not subject or subject[0] in CONDITION_OPENERS_ZH or any(ch.isdigit() for ch in predicate) \
+                or not _says_something(predicate) or subject in predicate or predicate in subject:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _from_title(self, key: str, cand: Candidate) -> bool:
+        """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
+        article ("第七条 门急诊医疗保险金。…") is about what the title names. Not when an earlier clause of its
+        sentence is a condition ("在经备案的民营医院住院的，年度免赔额提高至…"): the title would drop it."""
+        before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
+        m = _BARE_PREDICATE.match(before)
+        path = self.index.document.structure.heading_path(cand.offset)
+        title = title_of(path[-1]).strip() if path else ""
+        if m is None or not title or len(title) > 16 or cand.cell:
+            return False
+        doc = self.index.document
+        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        clauses = [c.strip() for c in re.split(r"[，,；;：:]", doc.text[start:cand.offset])[:-1]]
+        if any(c.endswith("的") or c[:1] in CONDITION_OPENERS_ZH for c in clauses):
+            return False
+        predicate = m.group("p").strip()
+        if not _says_something(predicate):
+            return False
+        # the sentence's opening topic ("被保险人发生的门急诊费用，…") names it more closely than the title does
+        topic = clauses[0].rsplit("的", 1)[-1].strip() if clauses else ""
+        topic = topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
+        return any(self._keep_if_verified(key, cand, subject, predicate) for subject in (title, topic)
+                   if subject and subject not in predicate and predicate not in subject)
 
     def _keep_if_verified(self, key: str, cand: Candidate, subject: str, predicate: str) -> bool:
         """Add the label (subject, predicate) of a candidate to the table when it verifies; whether it did."""
@@ -496,6 +530,11 @@ def _unnumbered(subject: str) -> str:
 # a plain clause before its value: "出差人员的伙食补助标准为", "Customer due diligence records are kept for"
 _CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;。：:的]{2,16}?)(?:为|是|达到?|不超过|不得超过|不高于|按)?"
                         r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
+# a clause that is only its predicate: "年度免赔额为每人", "年度限额仍为"
+_BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?(?:为|是|达到?|不超过|不得超过|不高于|提高至|"
+                             r"调整为|降低至)(?:每[^，,；;。\d]{1,6})?$")
+# an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
+_OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
 

@@ -54,6 +54,8 @@ QUESTION_WORDS = re.compile(r"多少|什么|几[个年天月次]|哪|吗|如何|
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
+# a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
+CONDITION_OPENERS_ZH = FUNCTION_ZH | frozenset("如若凡自当经")
 QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}

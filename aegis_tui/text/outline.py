@@ -47,6 +47,20 @@ def _is_title(rest: str) -> bool:
     return not _NOT_TITLE_QUANTITY.search(rest)
 
 
+
+_RUN_IN = re.compile(r"^([\s\u3000]*)([^。．.：:；;，,！？!?\d]{2,16})[。．]")
+
+
+def _run_in_title(rest: str) -> int:
+    """The length of an article's run-in title after its number (up to, not including, its full stop): a first
+    sentence of at most 16 characters with no comma, colon or figure, and more text after it; 0 when the article
+    has none."""
+    m = _RUN_IN.match(rest)
+    if m is None or not rest[m.end():].strip():  # an article that is one short sentence is its own text
+        return 0
+    return m.end(2) if any(is_cjk(c) for c in m.group(2)) and _is_title(m.group(2)) else 0
+
+
 _BOLD = re.compile(r"^(\*\*|__)(?=\S)(.+?)(?<=\S)\1$")
 
 
@@ -280,8 +294,11 @@ class _Builder:
         article = _ARTICLE.match(stripped)
         if article:
             self.close()
-            self.article = article.group(0)
-            self.headings.append(Heading(self.article, len(self.path()), s, s + article.end()))
+            # an article that opens with a short title sentence ("第七条 门急诊医疗保险金。被保险人…") is titled
+            # by it: the title scopes the article's values as a heading would
+            end = article.end() + _run_in_title(stripped[article.end():])
+            self.article = stripped[:end].strip()
+            self.headings.append(Heading(self.article, len(self.path()), s, s + end))
             self.items = []
             self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
         elif (numbering and not in_list and not self.lead and not self.items
