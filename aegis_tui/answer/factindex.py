@@ -493,7 +493,9 @@ class Indexer:
         doc = self.index.document
         start, _ = document_index(doc).sentence_bounds(cand.offset)
         clauses = [c.strip() for c in re.split(r"[，,；;：:]", doc.text[start:cand.offset])[:-1]]
-        if any(c.endswith("的") or c[:1] in CONDITION_OPENERS_ZH for c in clauses):
+        # the clause must follow the sentence's opening (its topic): a sentence that opens with the value's own
+        # clause ("在职员工年度保险费为每人1860元") may hold its subject run into the predicate
+        if not clauses or any(c.endswith("的") or c[:1] in CONDITION_OPENERS_ZH for c in clauses):
             return False
         predicate = m.group("p").strip()
         if not _says_something(predicate):

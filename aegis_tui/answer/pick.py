@@ -56,7 +56,7 @@ _PARTS_OF_WORD = re.compile(r"[-'’]")
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
     pocket as a question writes it), without filler words, lightly stemmed."""
-    from .relevance import _stem, terms
+    from .relevance import _WORD, _stem, terms
 
     out = set()
     for t in terms(text):
@@ -65,8 +65,8 @@ def _stemmed(text: str) -> set[str]:
                 out.add(t)
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
                 out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
-            continue
-        out |= {_stem(w) for w in _PARTS_OF_WORD.split(t) if len(w) > 1 and w not in QUESTION_FILLER_EN}
+    for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
+        out |= {_stem(w) for w in _PARTS_OF_WORD.split(word.lower()) if len(w) > 1 and w not in QUESTION_FILLER_EN}
     return out
 
 
@@ -125,10 +125,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     n, df = _document_frequency(doc)
     wanted = _stemmed(question)
-    # an English word of the question stands for the document's words it begins or that begin it (mileage ~
-    # mile, reimburs ~ reimbursement): the same word, differently derived
+    # an English word of the question stands for the document's words it begins or that begin it by a suffix of
+    # two letters or more (mileag ~ mile): the same word, differently derived; stems one letter apart are
+    # different words (employ, employe)
     alias = {v: a for a in wanted if a.isascii() and len(a) >= 4 for v in df
-             if v != a and v.isascii() and len(v) >= 4 and (v.startswith(a) or a.startswith(v))}
+             if v.isascii() and len(v) >= 4 and abs(len(v) - len(a)) >= 2 and (v.startswith(a) or a.startswith(v))}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None
