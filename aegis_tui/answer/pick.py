@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
-from ..text.lexicon import CONJUNCTIONS_ZH, FUNCTION_ZH, QUERY_STOP_ZH, QUESTION_FILLER_EN, QUESTION_WORDS
+from ..text.lexicon import (
+    ASKED_DIMENSIONS,
+    CONJUNCTIONS_ZH,
+    FUNCTION_ZH,
+    QUERY_STOP_ZH,
+    QUESTION_FILLER_EN,
+    QUESTION_WORDS,
+)
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -22,6 +29,25 @@ from .structural import title_of
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
+
+
+def asked_dimensions(question: str) -> set[str] | None:
+    """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
+    say (then any value may answer it)."""
+    out: set[str] = set()
+    for part in question_parts(question):
+        dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
+        if not dims:
+            return None
+        out |= dims
+    return out
+
+
+def _dimension(value: str) -> str | None:
+    from ..text.quantity import parse_quantity
+
+    q = parse_quantity(value)
+    return q.dimension if q is not None else None
 
 
 def question_parts(question: str) -> list[str]:
@@ -157,6 +183,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if not any(match.values()):
         return None
     named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 for t, m in ms.items())}
+    # a value of another dimension than the one asked ("多少天" answered by 2万元) answers something else; a bare
+    # number (its unit in a header) may be either
+    dims = asked_dimensions(question)
+    wrong = {f.key for f in shortlist if dims is not None and _dimension(f.fact.object_value) not in dims | {"number", None}}
+    named -= wrong
     covered: dict[str, float] = {t: 0.0 for t in asked}
     chosen: list[str] = []
     first = 0.0
@@ -182,7 +213,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if sum(weight[t] * m for t, m in covered.items()) < MIN_COVER * total and all(t.isascii() for t in asked):
         # what the question asks most of (its rarest words) is in no fact: the facts share only its scope
         chosen = []
-    reasons = {k: ("its label says nothing the question asks for (at most who it is about)" if k not in named
+    reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
+                   if k in wrong else
+                   "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}
     return chosen, reasons

@@ -52,6 +52,18 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # scope ("在三级医院住院，…")
 QUESTION_WORDS = re.compile(r"多少|什么|几[个年天月次]|哪|吗|如何|怎么|是否|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
+# what kind of quantity a question part asks for, when it says so ("要过多少天", "what percentage"): a value of
+# another dimension cannot answer it ("多少天之内报销" is not answered by 2万元). Dimensions as in text/quantity.py.
+ASKED_DIMENSIONS = (
+    ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
+                        r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
+                        r"years|hours))\b", re.IGNORECASE)),
+    # "合同金额的多少", "how much of the premium": a share of something
+    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|几成|的多少(?=[？?。]|$)|"
+                           r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b", re.IGNORECASE)),
+    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
+    ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
+)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
