@@ -146,3 +146,89 @@ def test_a_predicate_of_function_words_says_nothing():
 
     assert not any(map(_says_something, ["the", "for", "more than", "的为"]))
     assert all(map(_says_something, ["kept for", "起付线", "报销比例"]))
+
+
+ARTICLES = Document.from_text(
+    "# 团体意外保险条款\n\n"
+    "## 第二章 保险责任\n\n"
+    "第六条 急诊医疗保险金。被保险人发生的急诊费用，年度免赔额为每人300元，超出部分按70%给付，年度限额为每人1万元。\n\n"
+    "第七条 住院医疗保险金。住院医疗的年度免赔额为每人600元；在境外医院住院的，年度免赔额提高至每人2000元。\n\n"
+    "第八条 生育津贴。给付标准如下：\n"
+    "- 自然分娩：每次给付2500元；\n"
+    "- 难产的，增加15天；\n\n"
+    "第九条 本条款自签订之日起生效。\n", "articles.md")
+
+
+def structure_label(doc: Document, value: str, nth: int = 0):
+    index = FactIndex(doc, "test-model")
+    key, _ = [(k, c) for k, c in index.candidates.items() if c.value == value][nth]
+    done = Indexer(NO_ENGINE, index)._from_structure(key)
+    return (index.facts[key].fact.subject, index.facts[key].fact.predicate) if done else None
+
+
+def test_an_article_s_run_in_title_heads_it():
+    titles = [h.text for h in ARTICLES.structure.headings]
+    assert "第六条 急诊医疗保险金" in titles and "第八条 生育津贴" in titles
+    assert "第九条" in titles  # an article of one sentence has no title: the sentence is its text
+    at = ARTICLES.text.index("1万元")
+    assert ARTICLES.structure.heading_path(at)[-1] == "第六条 急诊医疗保险金"
+
+
+@pytest.mark.parametrize("value, nth, label", [
+    # a bare predicate after the sentence's topic: the topic names it; the title does when the topic cannot bind
+    ("300元", 0, ("急诊费用", "年度免赔额")),
+    ("1万元", 0, ("急诊医疗保险金", "年度限额")),
+    # "S的P为V" needs no model
+    ("600元", 0, ("住院医疗", "年度免赔额")),
+    # an item's own head before its colon is the subject, the words before the value the predicate
+    ("2500元", 0, ("自然分娩", "每次给付")),
+    # a value under a condition ("在境外医院住院的，…") is not labelled by the title: the label would drop it
+    ("2000元", 0, None),
+    # a condition is no predicate ("难产的，增加")
+    ("15天", 0, None),
+])
+def test_clauses_that_state_their_label_are_labelled_without_the_model(value, nth, label):
+    assert structure_label(ARTICLES, value, nth) == label
+
+
+def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item():
+    def passed(subject: str, predicate: str, value: str, quote: str) -> bool:
+        fact = AtomicFact(subject=subject, predicate=predicate, object_value=value, fact_type=FactType.NUMERIC,
+                          source_text=quote)
+        return Tier1CodeVerifier(ARTICLES).verify(ExtractionPayload(atomic_facts=[fact])).facts[0].passed
+
+    quote = "被保险人发生的急诊费用，年度免赔额为每人300元，超出部分按70%给付，年度限额为每人1万元。"
+    assert passed("急诊医疗保险金", "年度限额", "1万元", quote)       # 每人 is the rate, 按70%给付 its own clause
+    assert not passed("急诊医疗保险金", "年度免赔额", "300元", quote)  # the topic clause names 300元's item
+    assert passed("急诊费用", "年度免赔额", "300元", quote)
+
+
+@pytest.mark.parametrize("question, dims", [
+    ("出差回来以后，多少天之内必须报销？", {"time"}),
+    ("履约保证金要交多少比例？", {"percent"}),
+    ("累计应付到合同金额的多少？", {"percent"}),
+    ("项目金额达到多少就必须公开招标？", {"money"}),
+    ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
+    ("How long is the waiting period, and what is the cap?", None),  # one part does not say
+    ("住院津贴每天给多少？", None),
+])
+def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
+    from aegis_tui.answer.pick import asked_dimensions
+
+    assert asked_dimensions(question) == dims
+
+
+def test_a_value_of_another_dimension_does_not_answer():
+    doc = Document.from_text("# 报销\n\n- 报销期限：出差返回后15日内办理报销。\n- 报销金额：单笔报销金额超过2万元的，须经总经理审批。\n",
+                             "r.md")
+    index = FactIndex(doc, "test-model")
+    indexer = Indexer(NO_ENGINE, index)
+    for key in list(index.candidates):
+        indexer._from_structure(key)
+    facts = list(index.facts.values())
+    assert {f.fact.object_value for f in facts} >= {"2万元"}
+    found = cover("报销要在多少天之内办理？", doc, facts, {})
+    assert found is not None
+    chosen, reasons = found
+    assert all(index.facts[k].fact.object_value != "2万元" for k in chosen)
+    assert any("time" in r for r in reasons.values())
