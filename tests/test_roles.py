@@ -29,6 +29,11 @@ def role_of(text: str, number: str, nth: int = 0):
     ("## 3 Scope\nAll staff.", "3", Role.SECTION),
     ("As set out in 6.2, meals are capped.\n\n6.2 Meals\nText.", "6.2", Role.SECTION),
     ("第十二条　特困人员住院的，起付线降低50%。", "第十二条", Role.SECTION),
+    # a number that names a class, a severity or a category, alone or in a list, is no amount
+    ("Benefits for Class 4 employees are capped at $650.", "4", Role.IDENTIFIER),
+    ("LTD for Classes 2 and 3 is capped at $8,500.", "3", Role.IDENTIFIER),
+    ("Severity 1 incidents get a reply within 15 minutes.", "1", Role.IDENTIFIER),
+    ("Tiers 1 to 3 pay a fee.", "3", Role.SECTION),
     ("依照第十一条之一执行。", "第十一条之一", Role.SECTION),
     ("（三）在三级医疗机构住院的，报销比例为55%。", "（三）", Role.SECTION),
     ("一、总体要求", "一、", Role.SECTION),

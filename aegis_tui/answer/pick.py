@@ -168,6 +168,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     total = sum(weight.values())
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
+    about: dict[str, set[str]] = {}  # the asked words a fact's subject names
     for f in shortlist:
         what, who = _sides(f, doc)
         for v, w in list(what.items()):
@@ -182,6 +183,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 ms[t] = m
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
+        about[f.key] = {t for t in asked & who if len(t) > 1}
     if not any(match.values()):
         return None
     named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 for t, m in ms.items())}
@@ -202,6 +204,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             # subject's or clause's words answers something else
             gains = {k: g for k, g in gains.items()
                      if any(w == 1.0 and covered[t] < 1.0 and len(t) > 1 for t, w in says[k])}
+            if any(about[k] for k in chosen):
+                # the first facts are about someone the question names: so must the later ones be ("what is the
+                # excess on that?" is not answered by what "we also pay")
+                gains = {k: g for k, g in gains.items() if about[k]}
         best = max(gains.values(), default=0.0)
         first = first or best
         if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):

@@ -100,9 +100,13 @@ _LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.
 _BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机)[\s:：]*$")
 _SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapter", "part", "item", "paragraph", "para.",
                    "para", "rule", "schedule", "annex", "appendix", "page", "p.", "step", "level", "tier", "grade",
-                   "phase", "table", "figure", "fig.", "line"}
+                   "phase", "table", "figure", "fig.", "line", "levels", "tiers", "grades", "phases", "stage", "stages"}
+# the second and later numbers of a list after such a word: "Classes 2 and 3", "Severity 1, 2 or 3"
+_LISTED_AFTER_WORD = re.compile(r"([A-Za-z.§#]+)\s+\d+(?:\s*,\s*\d+)*\s*(?:,|\band\b|\bor\b|\bto\b|\bthrough\b|-|–)\s*$",
+                                re.IGNORECASE)
 _ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref", "ref.", "iso", "gb", "gb/t",
-              "ansi", "iec"}
+              "ansi", "iec", "class", "classes", "category", "categories", "type", "types", "severity", "priority",
+              "band", "option", "tranche", "series", "zone"}
 _PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
 _LEADER = re.compile(r"(?:\.{3,}|…+|·{3,})\s*$")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
@@ -208,6 +212,11 @@ def _word_role(folded: str, s: int, e: int) -> Role | None:
     if before in _SECTION_BEFORE:
         return Role.SECTION
     if before in _ID_BEFORE:
+        return Role.IDENTIFIER
+    listed = _LISTED_AFTER_WORD.search(folded[max(0, s - 40):s])
+    if listed and listed.group(1).lower() in _SECTION_BEFORE:
+        return Role.SECTION
+    if listed and listed.group(1).lower() in _ID_BEFORE:
         return Role.IDENTIFIER
     return None
 
