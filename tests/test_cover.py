@@ -232,3 +232,30 @@ def test_a_value_of_another_dimension_does_not_answer():
     chosen, reasons = found
     assert all(index.facts[k].fact.object_value != "2万元" for k in chosen)
     assert any("time" in r for r in reasons.values())
+
+
+def labelled(text: str, labels: dict[str, tuple[str, str]]):
+    doc = Document.from_text(text, "labels.md")
+    index = FactIndex(doc, "test-model")
+    indexer = Indexer(NO_ENGINE, index)
+    for key, cand in index.candidates.items():
+        if cand.value in labels:
+            assert indexer._keep_if_verified(key, cand, *labels[cand.value]), cand.value
+    return doc, index
+
+
+def test_a_later_fact_must_be_about_whom_the_question_names_or_answer_a_part_of_its_own():
+    doc, index = labelled("# Cover\n\nSkiing is covered for up to 17 days. Each trip under an annual policy may "
+                          "last no longer than 31 days.\n",
+                          {"17 days": ("Skiing", "covered for up to"),
+                           "31 days": ("trip under an annual policy", "last no longer than")})
+    facts = list(index.facts.values())
+
+    def chosen(question: str) -> set[str]:
+        found = cover(question, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]} if found else set()
+
+    # skiing names "cover" in what it says, but the trip is whom the question asks about
+    assert chosen("On the annual cover, how long can each trip last?") == {"31 days"}
+    # a part of its own ("…, and how long is skiing covered?") brings its fact
+    assert chosen("How long can each trip last, and for how many days is skiing covered?") == {"31 days", "17 days"}

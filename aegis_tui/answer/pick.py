@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
+from ..text.entities import same_entity
 from ..text.lexicon import (
     ASKED_DIMENSIONS,
     CONJUNCTIONS_ZH,
@@ -169,6 +170,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
+    by_key = {f.key: f for f in shortlist}
     for f in shortlist:
         what, who = _sides(f, doc)
         for v, w in list(what.items()):
@@ -193,6 +195,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     wrong = {f.key for f in shortlist if dims is not None and _dimension(f.fact.object_value) not in dims | {"number", None}}
     named -= wrong
     covered: dict[str, float] = {t: 0.0 for t in asked}
+    # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
+    parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
     chosen: list[str] = []
     first = 0.0
     while True:
@@ -205,9 +209,14 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             gains = {k: g for k, g in gains.items()
                      if any(w == 1.0 and covered[t] < 1.0 and len(t) > 1 for t, w in says[k])}
             if any(about[k] for k in chosen):
-                # the first facts are about someone the question names: so must the later ones be ("what is the
-                # excess on that?" is not answered by what "we also pay")
-                gains = {k: g for k, g in gains.items() if about[k]}
+                # the first facts are about someone the question names: so must the later ones be, or about an
+                # entity a chosen fact is about, unless they answer a part of the question no chosen fact touches
+                # ("what is the excess on that?" is not answered by what "we also pay"; each level's 起付线 comes
+                # with each level's 报销比例; "the mileage rate, and how soon must reports be submitted?")
+                subjects = {by_key[k].fact.subject for k in chosen}
+                open_ = {t for part in parts if all(covered[t] == 0 for t in part) for t in part}
+                gains = {k: g for k, g in gains.items() if about[k] or any(t in open_ for t, _ in says[k])
+                         or any(same_entity(by_key[k].fact.subject, s) for s in subjects)}
         best = max(gains.values(), default=0.0)
         first = first or best
         if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):
