@@ -245,8 +245,9 @@ def labelled(text: str, labels: dict[str, tuple[str, str]]):
 
 
 def test_a_later_fact_must_be_about_whom_the_question_names_or_answer_a_part_of_its_own():
-    doc, index = labelled("# Cover\n\nSkiing is covered for up to 17 days. Each trip under an annual policy may "
-                          "last no longer than 31 days.\n",
+    doc, index = labelled("# Travel insurance\n\nSkiing is covered for up to 17 days. Each trip under an annual "
+                          "policy may last no longer than 31 days. Claims go to the insurer. Receipts are kept by the "
+                          "traveller. The insurer answers within a week.\n",
                           {"17 days": ("Skiing", "covered for up to"),
                            "31 days": ("trip under an annual policy", "last no longer than")})
     facts = list(index.facts.values())
