@@ -260,3 +260,15 @@ def test_a_later_fact_must_be_about_whom_the_question_names_or_answer_a_part_of_
     assert chosen("On the annual cover, how long can each trip last?") == {"31 days"}
     # a part of its own ("…, and how long is skiing covered?") brings its fact
     assert chosen("How long can each trip last, and for how many days is skiing covered?") == {"31 days", "17 days"}
+
+
+def test_a_chinese_question_whose_words_the_facts_barely_cover_is_declined():
+    doc, index = labelled("# 医保待遇\n\n## 普通门诊\n\n城乡居民医保的门诊统筹按居民医保办法执行，不在本办法规定。\n\n"
+                          "在职职工的年度最高支付限额为4500元。退休人员的年度最高支付限额为6000元。\n\n## 住院\n\n"
+                          "住院起付标准按医院等级确定。\n",
+                          {"4500元": ("在职职工", "年度最高支付限额"), "6000元": ("退休人员", "年度最高支付限额")})
+    facts = list(index.facts.values())
+    # asked of the 城乡居民 the document gives no figure for: the workers' and retirees' limits cover too little
+    assert cover("城乡居民看普通门诊，一年的报销限额是多少？", doc, facts, {})[0] == []
+    found = cover("在职职工看普通门诊，年度最高支付限额是多少？", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in found[0]} >= {"4500元"}
