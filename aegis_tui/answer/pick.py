@@ -99,6 +99,13 @@ def _stemmed(text: str) -> set[str]:
     return out
 
 
+def _derived(a: str, b: str) -> bool:
+    """Whether one English stem begins the other as the same word differently derived: by two letters or more,
+    or by a final e."""
+    short, long_ = sorted((a, b), key=len)
+    return long_.startswith(short) and (len(long_) - len(short) >= 2 or long_ == short + "e")
+
+
 _DF: dict[str, tuple[int, dict[str, int]]] = {}
 
 
@@ -154,11 +161,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     n, df = _document_frequency(doc)
     wanted = _stemmed(question)
-    # an English word of the question stands for the document's words it begins or that begin it by a suffix of
-    # two letters or more (mileag ~ mile): the same word, differently derived; stems one letter apart are
-    # different words (employ, employe)
+    # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
+    # executiv ~ executive): the same word, differently derived; one letter apart other than a final e, they are
+    # different words (employe, employer)
     alias = {v: a for a in wanted if a.isascii() and len(a) >= 4 for v in df
-             if v.isascii() and len(v) >= 4 and abs(len(v) - len(a)) >= 2 and (v.startswith(a) or a.startswith(v))}
+             if v != a and v.isascii() and len(v) >= 4 and _derived(a, v)}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None
