@@ -272,3 +272,19 @@ def test_a_chinese_question_whose_words_the_facts_barely_cover_is_declined():
     assert cover("城乡居民看普通门诊，一年的报销限额是多少？", doc, facts, {})[0] == []
     found = cover("在职职工看普通门诊，年度最高支付限额是多少？", doc, facts, {})
     assert {index.facts[k].fact.object_value for k in found[0]} >= {"4500元"}
+
+
+TERMS = Document.from_text(
+    "# Hosting agreement\n\n## 1. Term and renewal\n\n"
+    "This Agreement starts on 1 May 2025 and continues for an Initial Term of 24 months. "
+    "If notice is not given within 45 days, the term renews.\n", "terms.md")
+
+
+@pytest.mark.parametrize("value, label", [
+    # a noun phrase that introduces the value names it; the section's title is whom it is about
+    ("24 months", ("Term and renewal", "Initial Term")),
+    # a sentence that opens with a condition labels nothing by structure
+    ("45 days", None),
+])
+def test_an_english_value_introduced_by_a_noun_phrase_is_labelled_by_it(value, label):
+    assert structure_label(TERMS, value) == label

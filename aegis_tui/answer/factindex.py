@@ -473,9 +473,10 @@ class Indexer:
         if m is None:
             return False
         subject, predicate = m.group("s").strip(" ，,"), m.group("p").strip(" ，,：:")
-        # a subject that opens with a preposition or "if" is a condition ("在非医保定点的药店…", "如投保单位…"),
+        # a subject that opens with a preposition or "if" is a condition ("在非医保定点的药店…", "If proof …"),
         # a predicate with a figure is a clause of its own: neither is a label
-        if not subject or subject[0] in CONDITION_OPENERS_ZH or any(ch.isdigit() for ch in predicate) \
+        if not subject or subject[0] in CONDITION_OPENERS_ZH or _CONDITION_EN.match(subject) \
+                or any(ch.isdigit() for ch in predicate) \
                 or not _says_something(predicate) or subject in predicate or predicate in subject:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
@@ -483,15 +484,26 @@ class Indexer:
     def _from_title(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
         article ("第七条 门急诊医疗保险金。…") is about what the title names. Not when an earlier clause of its
-        sentence is a condition ("在经备案的民营医院住院的，年度免赔额提高至…"): the title would drop it."""
+        sentence is a condition ("在经备案的民营医院住院的，年度免赔额提高至…"): the title would drop it.
+        In English, a value that a noun phrase introduces ("continues for an Initial Term of 36 months") is that
+        phrase, of what its section's title names, unless its sentence opens with a condition ("If …")."""
         before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
-        m = _BARE_PREDICATE.match(before)
         path = self.index.document.structure.heading_path(cand.offset)
         title = title_of(path[-1]).strip() if path else ""
-        if m is None or not title or len(title) > 16 or cand.cell:
+        if not title or cand.cell:
             return False
         doc = self.index.document
         start, _ = document_index(doc).sentence_bounds(cand.offset)
+        if not CJK.search(before):
+            m = _NOUN_OF.search(before)
+            if m is None or len(title) > 60 or _CONDITION_EN.match(doc.text[start:cand.offset].lstrip()):
+                return False
+            predicate = m.group("p").strip()
+            return _says_something(predicate) and predicate.lower() not in title.lower() \
+                and title.lower() not in predicate.lower() and self._keep_if_verified(key, cand, title, predicate)
+        m = _BARE_PREDICATE.match(before)
+        if m is None or len(title) > 16:
+            return False
         clauses = [c.strip() for c in re.split(r"[，,；;：:]", doc.text[start:cand.offset])[:-1]]
         # the clause must follow the sentence's opening (its topic): a sentence that opens with the value's own
         # clause ("在职员工年度保险费为每人1860元") may hold its subject run into the predicate
@@ -537,6 +549,10 @@ _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:
                              r"调整为|降低至)(?:每[^，,；;。\d]{1,6})?$")
 # an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
 _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
+# a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of"
+_NOUN_OF = re.compile(r"\b(?:an?|the)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
+                      re.IGNORECASE)
+_CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
 
