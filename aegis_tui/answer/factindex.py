@@ -493,10 +493,15 @@ class Indexer:
         if not title or cand.cell:
             return False
         doc = self.index.document
-        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        start, end = document_index(doc).sentence_bounds(cand.offset)
         if not CJK.search(before):
             m = _NOUN_OF.search(before)
             if m is None or len(title) > 60 or _CONDITION_EN.match(doc.text[start:cand.offset].lstrip()):
+                return False
+            # a share of a named base ("1.25% of the Term Loan A and 0.75% of the revolving commitments"), or one
+            # of several figures the phrase introduces, is told apart by more than the phrase: the model labels it
+            dims = [q.quantity.dimension for q in document_index(doc).quantities_in(start, end)]
+            if re.match(r"\s*of\b", cand.after) or dims.count(_dimension_of(cand.value)) > 1:
                 return False
             predicate = m.group("p").strip()
             return _says_something(predicate) and predicate.lower() not in title.lower() \
@@ -532,6 +537,13 @@ class Indexer:
 
 
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
+
+
+def _dimension_of(value: str) -> str | None:
+    from ..text.quantity import parse_quantity
+
+    q = parse_quantity(value)
+    return q.dimension if q is not None else None
 
 
 def _unnumbered(subject: str) -> str:
