@@ -28,10 +28,12 @@ from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
 from .report import FactVerdict, locate
-from .structural import header_name, title_of
+from .structural import header_name, short_title, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
+# a caption joined to a column header as its predicate (省外 + 疗休养补助标准) must stay a short phrase
+SHORT_CAPTION = 16
 # the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
 _LINK = re.compile(r"(?:[为是达]|不超过|不高于|\s+(?:is|are|of|at|to|be))\s*$", re.IGNORECASE)
 
@@ -365,7 +367,7 @@ class Indexer:
         caption = title_of(table.caption).rstrip("：: ")
         # the column header names what the value is; a short caption completes a bare one (省外 + 疗休养补助标准),
         # a caption that is a whole sentence ("参保人员…按下表规定支付") does not make a predicate
-        short = caption if caption and len(caption) <= 16 and not any(p in caption for p in "，,；;。") else ""
+        short = short_title(caption, SHORT_CAPTION)
         zh = idx.document.language == "zh"
         joined = f"{column}{short}" if short and zh else ""
         # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")

@@ -26,7 +26,7 @@ from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, predicate_asked
 from .states import State
-from .structural import title_of
+from .structural import short_title, title_of
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
@@ -64,6 +64,8 @@ def question_parts(question: str) -> list[str]:
 SECTION_WEIGHT = 0.5
 CHAR_WEIGHT = 0.25  # a single Chinese character of the question, beside its bigrams
 CLAUSE_WEIGHT = 0.3
+# a caption this long still titles its table for matching (a predicate joined with one keeps to factindex's bound)
+MATCH_CAPTION = 24
 # the chosen facts together must cover this share of the question's weight, else none answers it ("the monthly
 # premium for family coverage" where only family coverage has values)
 MIN_COVER = 0.3
@@ -137,7 +139,7 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     offset = int(f.key.split(":", 1)[0]) if f.key.split(":", 1)[0].isdigit() else -1
     found = doc.structure.cell_at(offset) if offset >= 0 else None
     caption = title_of(found[0].caption) if found is not None else ""
-    if caption and len(caption) <= 24 and not any(p in caption for p in "，,；;。"):
+    if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     add(f.section, SECTION_WEIGHT)
     return what, _stemmed(f.fact.subject)

@@ -32,6 +32,12 @@ def title_of(text: str) -> str:
     return _NUMBERING.sub("", text, count=1).strip(_EDGE)
 
 
+def short_title(caption: str, limit: int) -> str:
+    """A caption that is a title ("疗休养补助标准如下"), not a sentence about the whole table ("参保人员…按下表规定
+    支付"): at most limit characters and no clause punctuation; else ""."""
+    return caption if caption and len(caption) <= limit and not any(p in caption for p in "，,；;。") else ""
+
+
 def header_units(text: str) -> list[str]:
     """The parenthesised parts of a header, which may name its unit: '省内（元/人）' -> ['元/人']."""
     return [m.group()[1:-1].strip() for m in _PAREN.finditer(text)]
