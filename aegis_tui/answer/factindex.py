@@ -23,7 +23,7 @@ from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
-from ..text.lexicon import CJK, CONDITION_OPENERS_ZH, PREDICATE_FILLER_EN
+from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, PREDICATE_FILLER_EN
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -359,8 +359,11 @@ class Indexer:
         cand = idx.candidates[key]
         found = idx.document.structure.cell_at(cand.offset) if cand.cell else None
         if found is None:
-            # a clause that states its own label plainly is labelled by it; else the model labels it
-            return self._from_item_head(key, cand) or self._from_clause(key, cand) or self._from_title(key, cand)
+            # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
+            # value words follow ("$250 per night in standard cities"): they may be what tells it apart
+            plain = not _WORDS_AFTER.search(cand.after)
+            return self._from_item_head(key, cand) or plain and (self._from_clause(key, cand)
+                                                                 or self._from_title(key, cand))
         table, cell = found
         subject = table.row_header(cell.row).strip()
         column = header_name(table.column_header(cell.col))
@@ -563,6 +566,7 @@ _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:
                              r"调整为|降低至)(?:每[^，,；;。\d]{1,6})?$")
 # an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
 _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
+_WORDS_AFTER = re.compile(rf"[A-Za-z{CJK_RANGE}]")
 # a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of"
 _NOUN_OF = re.compile(r"\b(?:an?|the)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
                       re.IGNORECASE)
