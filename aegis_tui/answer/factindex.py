@@ -24,6 +24,7 @@ from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
 from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, PREDICATE_FILLER_EN
+from ..text.quantity import dimension_of
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -506,7 +507,7 @@ class Indexer:
             # a share of a named base ("1.25% of the Term Loan A and 0.75% of the revolving commitments"), or one
             # of several figures the phrase introduces, is told apart by more than the phrase: the model labels it
             dims = [q.quantity.dimension for q in document_index(doc).quantities_in(start, end)]
-            if re.match(r"\s*of\b", cand.after) or dims.count(_dimension_of(cand.value)) > 1:
+            if re.match(r"\s*of\b", cand.after) or dims.count(dimension_of(cand.value)) > 1:
                 return False
             predicate = m.group("p").strip()
             return _says_something(predicate) and predicate.lower() not in title.lower() \
@@ -542,13 +543,6 @@ class Indexer:
 
 
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
-
-
-def _dimension_of(value: str) -> str | None:
-    from ..text.quantity import parse_quantity
-
-    q = parse_quantity(value)
-    return q.dimension if q is not None else None
 
 
 def _unnumbered(subject: str) -> str:

@@ -21,6 +21,7 @@ from ..text.lexicon import (
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
 )
+from ..text.quantity import dimension_of
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -42,13 +43,6 @@ def asked_dimensions(question: str) -> set[str] | None:
             return None
         out |= dims
     return out
-
-
-def _dimension(value: str) -> str | None:
-    from ..text.quantity import parse_quantity
-
-    q = parse_quantity(value)
-    return q.dimension if q is not None else None
 
 
 def question_parts(question: str) -> list[str]:
@@ -201,7 +195,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a value of another dimension than the one asked ("多少天" answered by 2万元) answers something else; a bare
     # number (its unit in a header) may be either
     dims = asked_dimensions(question)
-    wrong = {f.key for f in shortlist if dims is not None and _dimension(f.fact.object_value) not in dims | {"number", None}}
+    wrong = {f.key for f in shortlist if dims is not None and dimension_of(f.fact.object_value) not in dims | {"number", None}}
     named -= wrong
     covered: dict[str, float] = {t: 0.0 for t in asked}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")

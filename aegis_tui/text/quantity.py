@@ -252,6 +252,12 @@ def parse_quantity(text: str) -> Quantity | None:
 
 
 # ---- finding quantities in running text ---------------------------------------------------------------------
+def dimension_of(text: str) -> str | None:
+    """The dimension of the quantity a text states ("30天" → time, "75%" → percent), or None when it states none."""
+    q = parse_quantity(text)
+    return q.dimension if q is not None else None
+
+
 def _alt(words) -> str:
     return "|".join(re.escape(w) if not w.startswith("(?") else w for w in sorted(words, key=len, reverse=True))
 
