@@ -2,7 +2,15 @@
 
 import pytest
 
-from aegis_tui.answer.relevance import BM25, enumerate_candidates, focus, predicate_asked
+from aegis_tui.answer.relevance import (
+    BM25,
+    candidate_key,
+    document_candidates,
+    enumerate_candidates,
+    focus,
+    key_offset,
+    predicate_asked,
+)
 from aegis_tui.samples import load_gold, load_questions, sample_path
 from aegis_tui.text.document import Document
 
@@ -169,3 +177,11 @@ def test_a_thousand_row_table_stays_fast():
     cands = enumerate_candidates(doc, "What is the premium price for item 500?")
     assert time.perf_counter() - start < 5  # about 0.5 s here; row pairs are not compared for big tables
     assert [c.value for c in cands] == ["$1000"]
+
+
+def test_a_candidate_key_gives_back_its_value_offset():
+    doc = Document.load(sample_path("policy_zh"))
+    cands = document_candidates(doc)
+    assert cands and all(key_offset(candidate_key(c)) == c.offset for c in cands)
+    assert doc.text[cands[0].offset:].startswith(cands[0].value)
+    assert key_offset("no offset:12") is None and key_offset("") is None

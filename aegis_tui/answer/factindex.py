@@ -524,7 +524,7 @@ class Indexer:
         if not _says_something(predicate):
             return False
         # the sentence's opening topic ("被保险人发生的门急诊费用，…") names it more closely than the title does
-        topic = clauses[0].rsplit("的", 1)[-1].strip() if clauses else ""
+        topic = clauses[0].rsplit("的", 1)[-1].strip()
         topic = topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
         return any(self._keep_if_verified(key, cand, subject, predicate) for subject in (title, topic)
                    if subject and subject not in predicate and predicate not in subject)

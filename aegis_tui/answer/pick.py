@@ -25,7 +25,7 @@ from ..text.quantity import dimension_of
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
-from .relevance import asked_predicates, predicate_asked
+from .relevance import asked_predicates, key_offset, predicate_asked
 from .states import State
 from .structural import short_title, title_of
 
@@ -130,8 +130,8 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
 
     add(f.fact.predicate, 1.0)
     add(f.fact.object_value, SECTION_WEIGHT)  # its unit says what it measures too: "per mile", "天"
-    offset = int(f.key.split(":", 1)[0]) if f.key.split(":", 1)[0].isdigit() else -1
-    found = doc.structure.cell_at(offset) if offset >= 0 else None
+    offset = key_offset(f.key)
+    found = doc.structure.cell_at(offset) if offset is not None else None
     caption = title_of(found[0].caption) if found is not None else ""
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table

@@ -274,6 +274,12 @@ def candidate_key(c: Candidate) -> str:
     return f"{c.offset}:{c.value}"
 
 
+def key_offset(key: str) -> int | None:
+    """The value's offset in its document, from a key candidate_key made (None for any other string)."""
+    head = key.split(":", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
 _DOC_CANDIDATES: dict[str, list[Candidate]] = {}
 
 
