@@ -189,6 +189,8 @@ class FakeEngine:
         self._generated = [0] * n_parallel
         self._lock = threading.Lock()
         self._closed = threading.Event()
+        self._open = threading.Event()  # cleared by hold(): replies wait in their slots until release()
+        self._open.set()
         self._threads = [threading.Thread(target=self._serve, args=(i,), daemon=True) for i in range(n_parallel)]
         for t in self._threads:
             t.start()
@@ -235,6 +237,14 @@ class FakeEngine:
                            queue_len=self._queue.qsize(), kv_used=kv, kv_total=self.config.n_ctx,
                            tokens_per_s=0.0, slots=slots, prefix_cache_entries=0)
 
+    def hold(self) -> None:
+        """Hold every reply in its slot (requests still queue and take slots) until release(): a test can then
+        act while requests are surely in flight. A cancel or close still ends a held reply at once."""
+        self._open.clear()
+
+    def release(self) -> None:
+        self._open.set()
+
     def close(self) -> None:
         if self._closed.is_set():
             return
@@ -262,6 +272,8 @@ class FakeEngine:
         pieces = job.reply.stream()
         stats = RequestStats(queue_s=self.clock() - job.t_submit, prompt_tokens=job.reply.prompt_tokens)
         out, reason, tokens = "", job.reply.finish_reason, 0
+        while not (self._open.is_set() or job.cancelled.is_set() or self._closed.is_set()):
+            job.cancelled.wait(0.01)
         for text, n in pieces:
             if self.delay_s:
                 job.cancelled.wait(self.delay_s / len(pieces))  # not sleep: cancel() and close() end it at once

@@ -49,6 +49,24 @@ def test_slow_reply_ends_at_once(end):
     eng.close()
 
 
+@pytest.mark.parametrize("end", ["cancel", "close", "release"])
+def test_held_reply_waits_in_its_slot_until_released_cancelled_or_closed(end):
+    eng = FakeEngine(n_parallel=1, script=lambda req: Reply("held"))
+    eng.hold()
+    first, queued = eng.submit("first"), eng.submit("queued")
+    time.sleep(0.2)
+    stats = eng.stats()
+    assert not first.done and stats.busy_slots == 1 and stats.queue_len == 1  # in its slot, and the next waits
+    {"cancel": first.cancel, "close": eng.close, "release": eng.release}[end]()
+    c = first.result(timeout=5)
+    assert (c.text, c.finish_reason) == {"cancel": ("", "cancelled"), "close": ("", "closed"),
+                                         "release": ("held", "eog")}[end]
+    if end != "close":
+        eng.release()
+        assert queued.result(timeout=5).text == "held"
+    eng.close()
+
+
 @pytest.mark.parametrize("change", [
     {"prompt": "other"},                      # another prompt
     {"grammar": 'root ::= "x"'},              # a grammar
