@@ -11,6 +11,7 @@ from aegis_tui.answer.relevance import (
     key_offset,
     predicate_asked,
 )
+from aegis_tui.answer.structural import identifies
 from aegis_tui.samples import load_gold, load_questions, sample_path
 from aegis_tui.text.document import Document
 
@@ -185,3 +186,18 @@ def test_a_candidate_key_gives_back_its_value_offset():
     assert cands and all(key_offset(candidate_key(c)) == c.offset for c in cands)
     assert doc.text[cands[0].offset:].startswith(cands[0].value)
     assert key_offset("no offset:12") is None and key_offset("") is None
+
+
+def test_a_question_picks_a_column_by_a_derived_form_of_its_header(tmp_path):
+    # "entertaining" names the Entertainment column as "gift" names the Gift column: both stay candidates
+    path = tmp_path / "limits.md"
+    path.write_text("# Limits\n\n| Role | Gift value limit | Entertainment limit |\n|---|---|---|\n"
+                    "| Director | $500 | $750 |\n| Managing Director | $1,000 | $1,500 |\n", encoding="utf-8")
+    doc = Document.load(path)
+    q = "How much can a Director spend on a gift and on entertaining a client?"
+    assert {c.value for c in enumerate_candidates(doc, q)} >= {"$500", "$750"}
+    headers = ["Gift value limit", "Entertainment limit"]
+    assert identifies("entertaining a client", "Entertainment limit", headers, derived=True)
+    # a fact's label is compared as written: the verifier does not stretch the document's words
+    assert not identifies("entertaining a client", "Entertainment limit", headers)
+    assert not identifies("a gift", "Entertainment limit", headers, derived=True)

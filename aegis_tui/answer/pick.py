@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from ..text.document import Document
-from ..text.entities import same_entity
+from ..text.entities import same_entity, stem
 from ..text.lexicon import (
     ASKED_DIMENSIONS,
     CONJUNCTIONS_ZH,
@@ -81,7 +81,7 @@ _PARTS_OF_WORD = re.compile(r"[-'’]")
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
     pocket as a question writes it), without filler words, lightly stemmed."""
-    from .relevance import _WORD, _stem, terms
+    from .relevance import _WORD, terms
 
     out = set()
     for t in terms(text):
@@ -91,7 +91,7 @@ def _stemmed(text: str) -> set[str]:
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
                 out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
     for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
-        out |= {_stem(w) for w in _PARTS_OF_WORD.split(word.lower()) if len(w) > 1 and w not in QUESTION_FILLER_EN}
+        out |= {stem(w) for w in _PARTS_OF_WORD.split(word.lower()) if len(w) > 1 and w not in QUESTION_FILLER_EN}
     return out
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
-from ..text.entities import units
+from ..text.entities import stem, units
 from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.roles import Role, role_at, values_in
@@ -43,7 +43,7 @@ def terms(text: str) -> list[str]:
                 out.append(chars[0])
             continue
         out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in QUERY_STOP_ZH and b in QUERY_STOP_ZH))
-    out.extend(_stem(w) for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)  # entertaining ~ entertainment
+    out.extend(stem(w) for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)  # entertaining ~ entertainment
     return out
 
 
@@ -240,7 +240,7 @@ def _picked(question: str, headers: list[str]) -> set[str]:
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full
-    return {h for h in headers if h and identifies(question, h, headers)}
+    return {h for h in headers if h and identifies(question, h, headers, derived=True)}
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")
@@ -372,17 +372,8 @@ def predicate_asked(predicate: str, question: str) -> bool | None:
     if not asked:
         return None
     p = predicate.lower()
-    stems = {_stem(t) for t in _WORD.findall(p)}
-    return any(w in p or (len(p) >= 2 and p in w) or (w.isascii() and _stem(w) in stems) for w in asked)
-
-
-def _stem(word: str) -> str:
-    """A light English stem so reimbursed ~ reimbursement ~ reimburses."""
-    w = word.lower()
-    for suf in ("ement", "ment", "ing", "ed", "es", "s"):
-        if len(w) > len(suf) + 3 and w.endswith(suf):
-            return w[: -len(suf)]
-    return w
+    stems = {stem(t) for t in _WORD.findall(p)}
+    return any(w in p or (len(p) >= 2 and p in w) or (w.isascii() and stem(w) in stems) for w in asked)
 
 
 def _score(texts: list[str], question: str) -> list[float]:

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..text.document import Document
-from ..text.entities import mentions, units
+from ..text.entities import mentions, stem, units
 from ..text.quantity import QuantityMatch
 from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
@@ -162,17 +162,23 @@ def sibling_tables(document: Document, table: Table) -> list[Table]:
             and (t.heading_path[:-1] if t.heading_path else ()) == parent]
 
 
-def identifies(label: str, own: str, others: list[str]) -> bool:
+def identifies(label: str, own: str, others: list[str], *, derived: bool = False) -> bool:
     """Whether a label names a header, or shares words with what sets it apart from each other header (and none
-    of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'."""
+    of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'. derived: English words
+    compare by their stems, as a question paraphrases a header ('entertaining' picks 'Entertainment limit'); a
+    fact's label, made of the document's own words, is compared as written."""
     if names(label, own):
         return True
     others = [o for o in others if o and o != own]
     if not others:
         return False
-    mine = set(units(label))
+
+    def words(text: str) -> set[str]:
+        return {stem(u) for u in units(text)} if derived else set(units(text))
+
+    mine = words(label)
     for other in others:
-        d_own, d_other = map(set, map(units, distinct(own, other)))
+        d_own, d_other = map(words, distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
         if not mine & d_own or mine & d_other:

@@ -18,6 +18,16 @@ def units(text: str) -> tuple[str, ...]:
     return tuple(t for t, _, _ in _tokens_with_pos(text))
 
 
+def stem(word: str) -> str:
+    """A light English stem, so that derived forms of one word compare equal (reimbursed ~ reimbursement ~
+    reimburses, entertaining ~ entertainment); other text is returned lower-cased."""
+    w = word.lower()
+    for suf in ("ement", "ment", "ing", "ed", "es", "s"):
+        if len(w) > len(suf) + 3 and w.endswith(suf):
+            return w[: -len(suf)]
+    return w
+
+
 def _singular(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
