@@ -201,3 +201,19 @@ def test_a_question_picks_a_column_by_a_derived_form_of_its_header(tmp_path):
     # a fact's label is compared as written: the verifier does not stretch the document's words
     assert not identifies("entertaining a client", "Entertainment limit", headers)
     assert not identifies("a gift", "Entertainment limit", headers, derived=True)
+
+
+def test_a_fragment_opening_with_function_words_is_ranked_and_labelled_with_the_one_it_continues(tmp_path):
+    path = tmp_path / "travel.md"
+    path.write_text("# Cover\n\n## Emergency medical expenses\n\nIf you are admitted to hospital abroad for more than 48 "
+                    "hours, we will also pay a hospital benefit of £40 for each complete 24 hours, up to £1,500 in "
+                    "total. Dental treatment is limited to £450 per person.\n", encoding="utf-8")
+    doc = Document.load(path)
+    by_value = {c.value: c for c in document_candidates(doc)}
+    # "up to £1,500 in total" says what its value is only with the words before it
+    assert by_value["£1,500"].context == ("we will also pay a hospital benefit of £40 for each complete 24 hours, "
+                                          "up to £1,500 in total.")
+    assert "£1,500" in {c.value for c in enumerate_candidates(doc, "What is the most hospital benefit I can get?")}
+    # a fragment that opens with words of its own stands alone
+    assert by_value["£40"].context.startswith("we will also pay")
+    assert by_value["£450 per person"].context.startswith("Dental treatment")

@@ -11,7 +11,7 @@ from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
 from ..text.entities import stem, units
-from ..text.lexicon import CJK_RANGE, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
+from ..text.lexicon import CJK_RANGE, FUNCTION_UNITS, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.roles import Role, role_at, values_in
 from .structural import (
@@ -152,6 +152,12 @@ def _units(clause: Span, fragments: list[Span]):
             if fq:
                 out.append((f, fq))
     return out
+
+
+def _continues(before: str) -> bool:
+    """Whether the words before a fragment's first value are function words only ("up to", "为", "or"): the
+    fragment then continues the one before it."""
+    return bool(before.strip()) and all(u in FUNCTION_UNITS for u in units(before))
 
 
 def _is_value(doc: Document, start: int, end: int) -> bool:
@@ -343,9 +349,16 @@ def _all_candidates(doc: Document) -> list[Candidate]:
                 quote = " ".join(clause.text.split())
             if len(quote) > MAX_SOURCE:
                 continue
-            for unit, qs in _units(clause, frags_of.get(si, [])):
+            held = _units(clause, frags_of.get(si, []))
+            for k, (unit, qs) in enumerate(held):
                 text = unit.text
                 head = lead or carried.get(si, "") if not own or own in text else own
+                if k and _continues(text[: qs[0].start]):
+                    # "…a hospital benefit of £40 for each complete 24 hours, up to £1,500 in total": a fragment
+                    # that opens with function words only continues the one before, which says what its value is
+                    prev = held[k - 1][0].text
+                    prev += " " if prev[-1:].isascii() and not prev.endswith(" ") else ""
+                    head = prev if not head or head in prev else head + prev
                 for m in qs:
                     at = unit.start + m.start
                     if not _is_value(doc, at, at + len(m.text)):
