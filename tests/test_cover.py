@@ -288,3 +288,27 @@ TERMS = Document.from_text(
 ])
 def test_an_english_value_introduced_by_a_noun_phrase_is_labelled_by_it(value, label):
     assert structure_label(TERMS, value) == label
+
+
+LEVELS = Document.from_text(
+    "# 住院待遇\n\n参保人员在定点医疗机构住院，按医院等级执行下列标准：\n\n"
+    "| 医院等级 | 职工医保起付标准 | 职工医保支付比例 | 居民医保起付标准 | 居民医保支付比例 |\n|---|---|---|---|---|\n"
+    "| 三级定点医疗机构 | 1300元 | 84% | 950元 | 62% |\n| 二级定点医疗机构 | 800元 | 88% | 600元 | 75% |\n"
+    "\n大额医疗费用补助按90%支付。\n", "levels.md")
+
+
+def test_a_part_of_the_question_nothing_chosen_answers_yet_is_answered_on_its_own():
+    index = FactIndex(LEVELS, "test-model")
+    indexer = Indexer(NO_ENGINE, index)
+    for key in list(index.candidates):
+        indexer._from_structure(key)
+    # "起付线是多少" weighs little beside the scope's words, and the 支付比例 cell's row names 起付 already (in its
+    # clause): the part no chosen fact says anything of still brings the fact that answers it
+    question = "参加职工医保的人在三级医院住院，起付线是多少？统筹能报多大比例？"
+    cands = enumerate_candidates(LEVELS, question, min_ratio=INDEX_MIN_RATIO)
+    keys = [candidate_key(c) for c in cands]
+    facts = [index.facts[k] for k in keys if k in index.facts]
+    found = cover(question, LEVELS, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
+    chosen = {(index.facts[k].fact.predicate, index.facts[k].fact.object_value) for k in found[0]}
+    assert {("职工医保起付标准", "1300元"), ("职工医保支付比例", "84%")} <= chosen
+    assert not {v for _, v in chosen} & {"800元", "88%", "90%"}  # not another level's, nor the other fund's

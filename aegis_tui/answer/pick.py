@@ -71,6 +71,8 @@ MIN_COVER_ZH = 0.45
 # share of what the first facts chosen covered (a question asking three things covers each in part) …
 FIRST_RATIO = 0.35
 MIN_GAIN = 0.15
+# … or, after the first round, this share of the weight of a part of the question no chosen fact touches yet
+PART_SHARE = 0.6
 # … and, with the round's best, the facts saying the same thing that add at least this share of its gain
 PEER_RATIO = 0.8
 
@@ -202,6 +204,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
     chosen: list[str] = []
     first = 0.0
+
+    def _part_share(k: str) -> float:
+        """The largest share of the weight of an untouched part (no word of it in what a chosen fact says it is;
+        a clause may mention it) that fact k matches, naming one of its words fully."""
+        named_fully = {t for t, w in says[k] if w == 1.0 and len(t) > 1}
+        shares = [sum(weight[t] * match[k].get(t, 0.0) for t in part) / sum(weight[t] for t in part)
+                  for part in parts if part & named_fully
+                  and not any(covered[t] >= SECTION_WEIGHT for t in part if len(t) > 1)]
+        return max(shares, default=0.0)
+
     while True:
         gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
                  for k in named if k not in chosen}
@@ -222,8 +234,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                          or any(same_entity(by_key[k].fact.subject, s) for s in subjects)}
         best = max(gains.values(), default=0.0)
         first = first or best
-        if best <= 0 or (best < MIN_GAIN * total and best < FIRST_RATIO * first):
+        if best <= 0:
             break
+        if best < MIN_GAIN * total and best < FIRST_RATIO * first:
+            # a part of the question no chosen fact touches yet ("…起付线是多少？统筹能报多大比例？") is answered on
+            # its own: a fact covering most of that part's weight joins, however little of the whole it weighs
+            gains = {k: g for k, g in gains.items() if g > 0 and _part_share(k) >= PART_SHARE}
+            if not gains:
+                break
+            best = max(gains.values())
         top = max((k for k in gains if gains[k] == best), key=lambda k: len(says[k]))
         round_ = [k for k, g in gains.items() if says[k] == says[top] and g >= PEER_RATIO * best] or [top]
         for k in round_:

@@ -50,7 +50,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")
-QUESTION_WORDS = re.compile(r"多少|什么|几[个年天月次]|哪|吗|如何|怎么|是否|\b(?:what|how|when|which|who|where|whether|"
+QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月次]|哪|吗|如何|怎么|是否|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # what kind of quantity a question part asks for, when it says so ("要过多少天", "what percentage"): a value of
 # another dimension cannot answer it ("多少天之内报销" is not answered by 2万元). Dimensions as in text/quantity.py.
