@@ -312,3 +312,21 @@ def test_a_part_of_the_question_nothing_chosen_answers_yet_is_answered_on_its_ow
     chosen = {(index.facts[k].fact.predicate, index.facts[k].fact.object_value) for k in found[0]}
     assert {("职工医保起付标准", "1300元"), ("职工医保支付比例", "84%")} <= chosen
     assert not {v for _, v in chosen} & {"800元", "88%", "90%"}  # not another level's, nor the other fund's
+
+
+def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks():
+    doc, index = labelled("# 重大疾病津贴\n\n被保险人确诊重大疾病的，给付重大疾病津贴。确诊时已年满60周岁的，重大疾病津贴为3万元。\n",
+                          {"60周岁": ("重大疾病津贴", "确诊时已年满"), "3万元": ("重大疾病津贴", "津贴")})
+    facts = list(index.facts.values())
+    assert {f.fact.object_value for f in facts} == {"60周岁", "3万元"}
+
+    def chosen(question: str) -> set[str]:
+        found = cover(question, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+    # 62岁 meets 年满60周岁: the threshold says when the allowance is paid, not how much
+    got, reasons = chosen("我已经62岁了，确诊重大疾病的话，重大疾病津贴能拿到多少？")
+    assert got == {"3万元"} and any("threshold" in r for r in reasons.values())
+    # asked with no figure of its own, the age stays a fact the question's words may choose
+    got, _ = chosen("确诊时年满多少岁，才能拿到重大疾病津贴？")
+    assert "60周岁" in got

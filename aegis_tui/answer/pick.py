@@ -20,8 +20,9 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
+    THRESHOLD_PREDICATE,
 )
-from ..text.quantity import dimension_of
+from ..text.quantity import dimension_of, find_quantities
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -199,6 +200,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     dims = asked_dimensions(question)
     wrong = {f.key for f in shortlist if dims is not None and dimension_of(f.fact.object_value) not in dims | {"number", None}}
     named -= wrong
+    # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
+    # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks
+    given = {m.quantity.dimension for m in find_quantities(question)
+             if not (m.quantity.value == 1 and m.quantity.dimension == "time")}  # 一年, a day: a period
+    met = {f.key for f in shortlist if f.key in named and dimension_of(f.fact.object_value) in given
+           and THRESHOLD_PREDICATE.search(f.fact.predicate)}
+    named -= met
     covered: dict[str, float] = {t: 0.0 for t in asked}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
@@ -255,6 +263,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         chosen = []
     reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
                    if k in wrong else
+                   "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}

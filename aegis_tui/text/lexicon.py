@@ -52,6 +52,11 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # scope ("在三级医院住院，…")
 QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月次]|哪|吗|如何|怎么|是否|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
+# a predicate that leads into its value with a comparison ("确诊时已年满" 60周岁, "If availability is below" 95.0%)
+# makes the value the threshold of a condition: from what figure on something holds, not how much of it there is
+THRESHOLD_PREDICATE = re.compile(r"(?:超过|超出|年满|不满|未满|满|不足|低于|高于|达到|不低于|不高于|\b(?:below|above|"
+                                 r"exceeds?|exceeding|over|under|less\s+than|more\s+than|at\s+least|at\s+most|"
+                                 r"reach(?:es)?|falls?\s+(?:below|under)))\s*$", re.IGNORECASE)
 # what kind of quantity a question part asks for, when it says so ("要过多少天", "what percentage"): a value of
 # another dimension cannot answer it ("多少天之内报销" is not answered by 2万元). Dimensions as in text/quantity.py.
 ASKED_DIMENSIONS = (
