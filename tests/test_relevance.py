@@ -217,3 +217,21 @@ def test_a_fragment_opening_with_function_words_is_ranked_and_labelled_with_the_
     # a fragment that opens with words of its own stands alone
     assert by_value["£40"].context.startswith("we will also pay")
     assert by_value["£450 per person"].context.startswith("Dental treatment")
+
+
+def test_a_figure_the_question_gives_brings_the_row_whose_range_holds_it(tmp_path):
+    path = tmp_path / "sla.md"
+    path.write_text("# Hosting\n\n## 3. Service credits\n\nIf monthly availability of the Production Environment falls "
+                    "below the commitment, Customer is entitled to the following credits against that month's fee:\n\n"
+                    "| Monthly availability | Service credit |\n|---|---|\n| 99.0% to below 99.9% | 5% |\n"
+                    "| 98.0% to below 99.0% | 10% |\n| 95.0% to below 98.0% | 20% |\n| Below 95.0% | 35% |\n\n"
+                    "Customer must request a credit within 60 days. If availability of the Production Environment "
+                    "is below 95.0% in three consecutive months, Customer may terminate this Agreement.\n",
+                    encoding="utf-8")
+    doc = Document.load(path)
+    question = "Production uptime was 97.5% last month. What service credit are we owed?"
+    # the row holding 97.5% is what the question names: it is a candidate though the prose shares more of the
+    # question's words (above the floor), and the other rows are another scope however many they share (no floor)
+    for min_ratio in (0.5, 0.0):
+        values = {c.value for c in enumerate_candidates(doc, question, min_ratio=min_ratio)}
+        assert "20%" in values and not values & {"5%", "10%", "35%"}, min_ratio

@@ -13,6 +13,7 @@ from ..text.document import Document, Span
 from ..text.entities import stem, units
 from ..text.lexicon import CJK_RANGE, FUNCTION_UNITS, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
 from ..text.quantity import find_quantities, parse_quantity
+from ..text.ranges import holding
 from ..text.roles import Role, role_at, values_in
 from .structural import (
     PAIRWISE_LIMIT,
@@ -241,12 +242,21 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
     return ""
 
 
+def _held_row(doc: Document, cand: Candidate, question: str) -> bool:
+    """Whether a cell's row is one a figure of the question singles out by its range (see _picked)."""
+    table, cell = doc.structure.cell_at(cand.offset)
+    rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
+    return table.row_header(cell.row) in (holding(rows, question) or ())
+
+
 def _picked(question: str, headers: list[str]) -> set[str]:
-    """The row labels or column headers a question names: in full, else by the words that set them apart."""
+    """The row labels or column headers a question names: in full, else by the words that set them apart, else
+    the ranges that hold a figure the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full
-    return {h for h in headers if h and identifies(question, h, headers, derived=True)}
+    return {h for h in headers if h and identifies(question, h, headers, derived=True)} \
+        or holding(headers, question) or set()
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")
@@ -320,7 +330,10 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     scores = _score([c.framed for c in cands], question)
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
-    chosen = [Candidate(**{**c.__dict__, "score": s}) for c, s in ranked[:top_k] if s >= floor]
+    # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
+    held = {id(c) for c in cands if c.cell and _held_row(doc, c, question)}
+    chosen = [Candidate(**{**c.__dict__, "score": s}) for i, (c, s) in enumerate(ranked)
+              if (i < top_k and s >= floor) or id(c) in held]
     return sorted(chosen, key=lambda c: c.offset)
 
 
