@@ -182,8 +182,9 @@ def test_an_article_s_run_in_title_heads_it():
     ("600元", 0, ("住院医疗", "年度免赔额")),
     # an item's own head before its colon is the subject, the words before the value the predicate
     ("2500元", 0, ("自然分娩", "每次给付")),
-    # a value under a condition ("在境外医院住院的，…") is not labelled by the title: the label would drop it
-    ("2000元", 0, None),
+    # a clause that opens with its condition ("在境外医院住院的，…") is about what the condition names: the condition
+    # is the subject, kept whole (the title would drop it)
+    ("2000元", 0, ("在境外医院住院", "年度免赔额")),
     # a condition is no predicate ("难产的，增加")
     ("15天", 0, None),
 ])
@@ -330,3 +331,18 @@ def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks():
     # asked with no figure of its own, the age stays a fact the question's words may choose
     got, _ = chosen("确诊时年满多少岁，才能拿到重大疾病津贴？")
     assert "60周岁" in got
+
+
+@pytest.mark.parametrize("text, value, label", [
+    ("# 护理\n\n入住定点护理机构的，基金支付比例为75%，日支付限额为90元；接受居家上门护理的，基金支付比例为80%。\n",
+     "80%", ("接受居家上门护理", "基金支付比例")),
+    # the second value of the clause is under the same condition
+    ("# 护理\n\n入住定点护理机构的，基金支付比例为75%，日支付限额为90元；接受居家上门护理的，基金支付比例为80%。\n",
+     "90元", ("入住定点护理机构", "日支付限额")),
+    # a condition that holds a figure would put a number in the subject: the model labels it
+    ("# 津贴\n\n确诊时已年满60周岁的，津贴为3万元。\n", "3万元", None),
+    # a condition followed by another before the value: which one the value is under is the model's call
+    ("# 津贴\n\n住院的，经批准的，日津贴为100元。\n", "100元", None),
+])
+def test_a_clause_that_opens_with_its_condition_is_about_what_the_condition_names(text, value, label):
+    assert structure_label(Document.from_text(text, "c.md"), value) == label

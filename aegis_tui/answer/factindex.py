@@ -364,6 +364,7 @@ class Indexer:
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(cand.after)
             return self._from_item_head(key, cand) or plain and (self._from_clause(key, cand)
+                                                                 or self._from_condition(key, cand)
                                                                  or self._from_title(key, cand))
         table, cell = found
         subject = table.row_header(cell.row).strip()
@@ -487,6 +488,32 @@ class Indexer:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
 
+    def _from_condition(self, key: str, cand: Candidate) -> bool:
+        """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
+        is about what the condition names: it is the subject, kept whole, and the words before the value are the
+        predicate when they are only a predicate ("基金支付比例为"). Not a condition that holds a figure
+        ("确诊时已年满60周岁的"): a number in a subject would be read as a value."""
+        before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
+        quote = _NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1)
+        c = _CONDITION_ZH.match(quote)
+        if c is None or any(ch.isdigit() for ch in c.group("c")):
+            return False
+        own = _CONDITION_ZH.match(before)
+        if own is not None:  # the value's fragment opens with the condition: "在境外医院住院的，年度免赔额提高至…"
+            if own.group("c") != c.group("c"):
+                return False
+            before = before[own.end():].strip()
+        else:
+            # the value's fragment follows the condition in the clause, with no other condition between
+            at = quote.find(cand.fragment.strip())
+            if at < c.end() or "的，" in quote[c.end():at] or "的," in quote[c.end():at]:
+                return False
+        m = _BARE_PREDICATE.match(before)
+        if m is None:
+            return False
+        predicate = m.group("p").strip()
+        return _says_something(predicate) and self._keep_if_verified(key, cand, c.group("c").strip(), predicate)
+
     def _from_title(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
         article ("第七条 门急诊医疗保险金。…") is about what the title names. Not when an earlier clause of its
@@ -555,6 +582,8 @@ def _unnumbered(subject: str) -> str:
 # a plain clause before its value: "出差人员的伙食补助标准为", "Customer due diligence records are kept for"
 _CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;。：:的]{2,16}?)(?:为|是|达到?|不超过|不得超过|不高于|按)?"
                         r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
+# a clause that opens with its condition: "入住定点护理机构的，", "在经备案的民营医院住院的，"
+_CONDITION_ZH = re.compile(r"^\s*(?P<c>[^，,；;。：:\s]{2,24}?)的[，,]")
 # a clause that is only its predicate: "年度免赔额为每人", "年度限额仍为"
 _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?(?:为|是|达到?|不超过|不得超过|不高于|提高至|"
                              r"调整为|降低至)(?:每[^，,；;。\d]{1,6})?$")
