@@ -242,11 +242,17 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
     return ""
 
 
-def _held_row(doc: Document, cand: Candidate, question: str) -> bool:
-    """Whether a cell's row is one a figure of the question singles out by its range (see _picked)."""
-    table, cell = doc.structure.cell_at(cand.offset)
-    rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
-    return table.row_header(cell.row) in (holding(rows, question) or ())
+def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set[str]]) -> bool:
+    """Whether a cell's row is one a figure of the question singles out by its range (see _picked); held caches
+    each table's such rows."""
+    found = doc.structure.cell_at(cand.offset)
+    if found is None:
+        return False
+    table, cell = found
+    if table.index not in held:
+        rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
+        held[table.index] = holding(rows, question) or set()
+    return table.row_header(cell.row) in held[table.index]
 
 
 def _picked(question: str, headers: list[str]) -> set[str]:
@@ -331,7 +337,8 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
-    held = {id(c) for c in cands if c.cell and _held_row(doc, c, question)}
+    rows_held: dict[int, set[str]] = {}
+    held = {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
     chosen = [Candidate(**{**c.__dict__, "score": s}) for i, (c, s) in enumerate(ranked)
               if (i < top_k and s >= floor) or id(c) in held]
     return sorted(chosen, key=lambda c: c.offset)
