@@ -161,3 +161,14 @@ def test_table_fact_sentences_keep_the_guard():
         _cellfact("一线职工", "省外疗休养补助", "2600元", "| 一线职工 | 1800 | 2600 |")])
     assert [fv.verdict for fv in report.facts] == ["fail", "pass"]
     assert "1800" not in text and "2600元" in text
+
+
+def test_a_subject_is_written_with_the_brackets_it_opens():
+    doc = Document.from_text("# 住宿费\n\n住宿费超过标准（含上浮后标准）的部分，个人承担10%。\n", "s.md")
+    fact = {"subject": "住宿费超过标准（含上浮后标准", "predicate": "个人承担", "object_value": "10%",
+            "source_text": "住宿费超过标准（含上浮后标准）的部分，个人承担10%。"}
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": [fact]}))
+    assert report.all_passed
+    text = REALIZER.realize(report, doc)
+    # the name as the document writes it, both brackets, though the label (and its mention) stopped inside
+    assert "住宿费超过标准（含上浮后标准）" in text and text.count("（") == text.count("）")

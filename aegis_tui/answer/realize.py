@@ -142,6 +142,7 @@ class EntityAwareRealizer:
         if ev and "subject_offset" in ev:
             s, e = ev["subject_offset"], ev["subject_offset"] + ev["subject_length"]
             s = self._extend_left(text, s, ev.get("item_offset", s))
+            e = _close_brackets(text, s, e)
             surface = text[s:e].strip()
             if surface and not find_quantities(surface) and mentions(subject, surface):
                 subject = surface
@@ -190,3 +191,19 @@ class EntityAwareRealizer:
         if all(f == "verbal" for f in families):
             return f"{subject[:1].upper()}{subject[1:]}: {body}."
         return f"For {subject}, {body}."
+
+
+_BRACKETS = {"（": "）", "(": ")", "【": "】", "[": "]", "《": "》", "「": "」"}
+
+
+def _close_brackets(text: str, start: int, end: int) -> int:
+    """The end of a subject's span taken on past the brackets it opens and the document closes right after it
+    ("住宿费超过标准（含上浮后标准" + "）"): a name is never written with half its brackets."""
+    for _ in range(4):
+        span = text[start:end]
+        opened = [c for o, c in _BRACKETS.items() if span.count(o) > span.count(c)]
+        if not opened or text[end:end + 1] not in opened:
+            break
+        end += 1
+    return end
+

@@ -369,14 +369,14 @@ def _all_candidates(doc: Document) -> list[Candidate]:
                 quote = " ".join(clause.text.split())
             if len(quote) > MAX_SOURCE:
                 continue
-            held = _units(clause, frags_of.get(si, []))
-            for k, (unit, qs) in enumerate(held):
+            pieces = _units(clause, frags_of.get(si, []))
+            for k, (unit, qs) in enumerate(pieces):
                 text = unit.text
                 head = lead or carried.get(si, "") if not own or own in text else own
                 if k and _continues(text[: qs[0].start]):
                     # "…a hospital benefit of £40 for each complete 24 hours, up to £1,500 in total": a fragment
                     # that opens with function words only continues the one before, which says what its value is
-                    prev = held[k - 1][0].text
+                    prev = pieces[k - 1][0].text
                     prev += " " if prev[-1:].isascii() and not prev.endswith(" ") else ""
                     head = prev if not head or head in prev else head + prev
                 for m in qs:
