@@ -91,9 +91,11 @@ def figures(question: str) -> list[tuple[float, str]]:
 def holding(labels: list[str], question: str) -> set[str] | None:
     """The labels whose range holds a figure the question gives, when some labels are ranges and some of them
     hold it and others do not; None otherwise (the question gives no figure, or it decides nothing)."""
+    given = figures(question)
+    if not given:  # before the labels are parsed: their patterns cost a compile the first time in a process
+        return None
     ranges = {label: r for label in dict.fromkeys(labels) if (r := interval(label)) is not None}
     if len(ranges) < 2:
         return None
-    given = figures(question)
     hits = {label for label, r in ranges.items() if any(r.holds(v, u) for v, u in given)}
     return hits if hits and len(hits) < len(ranges) else None
