@@ -206,4 +206,3 @@ def _close_brackets(text: str, start: int, end: int) -> int:
             break
         end += 1
     return end
-

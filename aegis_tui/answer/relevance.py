@@ -223,7 +223,7 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
         # a cell's row, column and table are its scopes too: 一线职工 vs 管理人员, 省外 vs 省内, 补助 vs 天数
         table, cell = found
         if table.index not in picks:
-            rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
+            rows = table.row_headers()
             columns = [header_name(table.column_header(c)) for c in value_columns(table)]
             picks[table.index] = (_picked(question, rows), _picked(question, columns))
         rows, columns = picks[table.index]
@@ -250,8 +250,7 @@ def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set
         return False
     table, cell = found
     if table.index not in held:
-        rows = [table.row_header(r) for r in range(table.header_rows, len(table.rows))]
-        held[table.index] = holding(rows, question) or set()
+        held[table.index] = holding(table.row_headers(), question) or set()
     return table.row_header(cell.row) in held[table.index]
 
 

@@ -190,7 +190,7 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
     label = f"{ctx.fact.subject} {ctx.fact.predicate}"
     ev = table_evidence(ctx.document, table, cell)
     row = header_name(table.row_header(cell.row))
-    rows = [header_name(table.row_header(r)) for r in range(table.header_rows, len(table.rows))]
+    rows = [header_name(h) for h in table.row_headers()]
     if not table.is_label(cell.col) and row and not identifies(label, row, rows):
         # which other row the fact names (pairwise only for tables of modest size: it is quadratic)
         other = next((r for r in rows if r != row and (names(label, r) if len(rows) > PAIRWISE_LIMIT else

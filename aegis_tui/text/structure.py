@@ -67,6 +67,10 @@ class Table:
         """The row label of a row: its label cells' texts joined ("" when that row has none)."""
         return " ".join(c.text for c in self.label_cells(row) if c.text)
 
+    def row_headers(self) -> list[str]:
+        """The row label of each body row (below the header rows), in order."""
+        return [self.row_header(r) for r in range(self.header_rows, len(self.rows))]
+
     def label_cells(self, row: int) -> list[Cell]:
         """The row-label cells of a row, left to right."""
         if not 0 <= row < len(self.rows):
