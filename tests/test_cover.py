@@ -127,6 +127,49 @@ def test_chinese_ranges_and_ages():
     assert interval("一级及以下定点医疗机构") is None and interval("3万元") is None
 
 
+def test_a_range_the_question_states_picks_the_row_whose_range_contains_it():
+    from aegis_tui.text.ranges import bound_numbers, holding, meets
+
+    people = ["在职职工", "退休人员（不满75周岁）", "退休人员（75周岁及以上）"]
+    question = "在职职工和不到75岁的退休人员，普通门诊一年最多分别能报多少？"
+    # "不到75岁" is the range below 75, not the figure 75 (which 75周岁及以上 would hold)
+    assert holding(people, question) == {"退休人员（不满75周岁）"}
+    assert meets("退休人员（不满75周岁）", question) and not meets("退休人员（75周岁及以上）", question)
+    assert not meets("在职职工", question) and not meets("退休人员（不满75周岁）", "退休人员的门诊限额是多少？")
+    assert [question[a:b] for a, b in bound_numbers(question)] == ["75"]
+    assert bound_numbers("我70岁了") == []
+    assert holding(people, "超过75岁的退休人员呢？") == {"退休人员（75周岁及以上）"}
+    assert holding(["Greater than 3.50x", "3.50x or less"], "If leverage stays under 3.0x, what margin applies?") \
+        == {"3.50x or less"}
+
+
+def test_figures_in_chinese_numerals_and_not_yet_reached_cases():
+    from aegis_tui.text.ranges import figures, interval
+
+    assert figures("怀孕五个月的时候流产了") == [(5.0, "个月")]
+    assert figures("我今年七十岁") == [(70.0, "岁")]
+    assert figures("一年最多能报多少？") == []            # 一年: a period, not a figure
+    early, late = interval("妊娠未满4个月流产的"), interval("妊娠满4个月流产的")
+    assert early.holds(3, "个月") and not early.holds(4, "个月") and not early.holds(5, "个月")
+    assert late.holds(5, "个月") and late.holds(4, "个月") and not late.holds(3, "个月")
+
+
+def test_a_fact_whose_case_the_question_s_figure_does_not_fall_in_answers_another_case():
+    doc, index = labelled("# 生育保险\n\n产假天数按以下规定确定：妊娠未满4个月流产的，为15天；妊娠满4个月流产的，为42天。\n",
+                          {"15天": ("产假天数", "妊娠未满4个月流产的"), "42天": ("产假天数", "妊娠满4个月流产的")})
+    facts = list(index.facts.values())
+    assert {f.fact.object_value for f in facts} == {"15天", "42天"}
+
+    def chosen(question: str):
+        found = cover(question, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+    got, reasons = chosen("怀孕五个月的时候流产了，产假按多少天算？")
+    assert got == {"42天"} and any("case" in r for r in reasons.values())
+    assert chosen("怀孕3个月流产了，产假有多少天？")[0] == {"15天"}
+    assert chosen("流产的产假分别是多少天？")[0] == {"15天", "42天"}  # no figure given: both cases answer
+
+
 @pytest.mark.parametrize("text, value, subject, predicate", [
     ("# Records\n\nCustomer due diligence records are kept for 5 years after the relationship ends.\n", "5 years",
      "Customer due diligence records", "kept for"),

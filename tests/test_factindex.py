@@ -283,3 +283,20 @@ def test_a_full_disk_degrades_to_memory(embedded_model, tmp_path):
     # what was written before the disk filled is whole lines, and loads
     small = Document.load(SMALL)
     assert IndexCache(tmp_path, small.sha256, body["model"]).entries() is not None
+
+
+@pytest.mark.model
+def test_a_question_naming_one_row_in_words_and_another_by_a_range_gets_both(engine, tmp_path):
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+
+    doc = Document.from_text(
+        "# 职工普通门诊待遇\n\n职工医保参保人员的普通门诊费用由统筹基金按下表规定支付：\n\n"
+        "| 人员类别 | 年度起付标准 | 支付比例 | 年度最高支付限额 |\n| --- | --- | --- | --- |\n"
+        "| 在职职工 | 650元 | 78% | 4500元 |\n| 退休人员（不满75周岁） | 480元 | 83% | 6000元 |\n"
+        "| 退休人员（75周岁及以上） | 480元 | 88% | 7800元 |\n", "outpatient.md")
+    store = IndexStore(engine, MODEL_ID, tmp_path)
+    ans = Pipeline(engine, PipelineConfig(strategy="index"), indexes=store).answer(
+        doc, "在职职工和不到75岁的退休人员，普通门诊一年最多分别能报多少？")
+    values = sorted(fv.fact.object_value for fv in ans.report.verified)
+    # 在职职工 is named in words, 不满75周岁 by the range "不到75岁" holds; 75周岁及以上 is another case
+    assert values == ["4500元", "6000元"], ans.to_json()

@@ -9,6 +9,7 @@ the question in the shared prefix. Irrelevance is a decision, not a failure: a "
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..text.document import Document
@@ -23,12 +24,13 @@ from ..text.lexicon import (
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
+from ..text.ranges import bound_numbers, holding, interval, meets
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, key_offset, predicate_asked
 from .states import State
-from .structural import short_title, title_of
+from .structural import names, short_title, title_of
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
@@ -142,6 +144,11 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     return what, _stemmed(f.fact.subject)
 
 
+def _names_entity(question: str, subject: str) -> bool:
+    """Whether the question names a fact's subject: in full, or by a range holding what it gives."""
+    return names(question, subject) or meets(subject, question)
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -159,7 +166,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     import math
 
     n, df = _document_frequency(doc)
-    wanted = _stemmed(question)
+    # a range the question states ("不到75岁") is a condition its rows are picked by, not a word of theirs
+    wanted = _stemmed(functools.reduce(lambda q, s: q[:s[0]] + " " * (s[1] - s[0]) + q[s[1]:],
+                                       bound_numbers(question), question))
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
     # executiv ~ executive): the same word, differently derived; one letter apart other than a final e, they are
     # different words (employe, employer)
@@ -207,6 +216,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     met = {f.key for f in shortlist if f.key in named and dimension_of(f.fact.object_value) in given
            and THRESHOLD_PREDICATE.search(f.fact.predicate)}
     named -= met
+    # what the question gives decides between facts labelled by cases of it (妊娠未满4个月流产的 / 妊娠满4个月流产的,
+    # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case
+    cases = {f.key: f"{f.fact.subject} {f.fact.predicate}" for f in shortlist if f.key in named}
+    held = holding(list(cases.values()), question)
+    unmet = {k for k, label in cases.items() if held is not None and label not in held and interval(label) is not None}
+    named -= unmet
     covered: dict[str, float] = {t: 0.0 for t in asked}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
@@ -252,7 +267,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 break
             best = max(gains.values())
         top = max((k for k in gains if gains[k] == best), key=lambda k: len(says[k]))
-        round_ = [k for k, g in gains.items() if says[k] == says[top] and g >= PEER_RATIO * best] or [top]
+        # a peer about another entity the question names, in full or by a range holding what it gives, comes
+        # however few words that entity's name has ("在职职工和不到75岁的退休人员": 在职职工 is shorter)
+        round_ = [k for k, g in gains.items() if says[k] == says[top]
+                  and (g >= PEER_RATIO * best or g > 0 and _names_entity(question, by_key[k].fact.subject))] or [top]
         for k in round_:
             for t, m in match[k].items():
                 covered[t] = max(covered[t], m)
@@ -264,6 +282,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
                    if k in wrong else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
+                   "its label is a case that what the question gives does not fall in" if k in unmet else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}

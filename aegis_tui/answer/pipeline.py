@@ -13,7 +13,7 @@ from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
-from ..text.ranges import holding
+from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
@@ -239,11 +239,14 @@ class Pipeline:
             groups.setdefault(key, []).append(fv)
         dropped = []
         for group in groups.values():
-            keep = focus([fv.fact.subject for fv in group], ans.question, graded=by_predicate)
-            if keep is None and by_predicate:
-                # rows labelled by ranges: the one holding the figure the question gives ("at 3.0x" → "Greater
-                # than 2.75x but not above 3.50x")
-                keep = holding([fv.fact.subject for fv in group], ans.question)
+            subjects = [fv.fact.subject for fv in group]
+            keep = focus(subjects, ans.question, graded=by_predicate)
+            # rows labelled by ranges: the one holding what the question gives ("at 3.0x" → "Greater than 2.75x
+            # but not above 3.50x"), beside any the question names in words ("在职职工和不到75岁的退休人员")
+            if keep is not None:
+                keep |= {s for s in subjects if meets(s, ans.question)}
+            elif by_predicate:
+                keep = holding(subjects, ans.question)
             if keep is not None:
                 dropped += [fv for fv in group if fv.fact.subject not in keep]
         if not dropped:
@@ -321,8 +324,9 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
     """Among chosen facts that state the same thing (the same asked predicate word, else the same predicate) in
     different clauses, the clauses the question's other words single out: a question term that some of those
     clauses hold and others do not ("silver" in "the daily meal allowance … at Silver Ceramics", against every
-    other member's identical clause) keeps the clauses holding the most such terms. texts: each fact's clause
-    with its section and headers, by key."""
+    other member's identical clause) drops the clauses holding none of them. A clause holding fewer of them than
+    another is kept: the question may name two of them, one in fewer words ("在职职工和不到75岁的退休人员",
+    "住护理机构和在家上门护理"). texts: each fact's clause with its section and headers, by key."""
     from .relevance import terms
 
     asked = asked_predicates(ans.question)
@@ -338,8 +342,7 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
             continue
         common = set.intersection(*held.values())
         telling = {f.key: len(held[f.key] - common) for f in group}
-        most = max(telling.values())
-        dropped |= {k for k, n in telling.items() if n < most}
+        dropped |= {k for k, n in telling.items() if not n}
     ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
                      "reason": "the question's other words single out another clause stating the same thing"}
                     for f in facts if f.key in dropped]

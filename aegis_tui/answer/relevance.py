@@ -255,13 +255,14 @@ def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set
 
 
 def _picked(question: str, headers: list[str]) -> set[str]:
-    """The row labels or column headers a question names: in full, else by the words that set them apart, else
-    the ranges that hold a figure the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
+    """The row labels or column headers a question names: in full, else by the words that set them apart; and
+    the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
+    # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
+    held = holding(headers, question) or set()
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
-        return full
-    return {h for h in headers if h and identifies(question, h, headers, derived=True)} \
-        or holding(headers, question) or set()
+        return full | held
+    return {h for h in headers if h and identifies(question, h, headers, derived=True)} | held
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")

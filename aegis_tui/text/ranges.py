@@ -12,18 +12,21 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import CJK_RANGE
+from .quantity import chinese_to_decimal
 
 _NUM = rf"(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(x|×|%|[A-Za-z]{{1,6}}\b|(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?"
 _N = re.compile(_NUM)
+# a figure in Chinese numerals ("怀孕五个月", "七十岁"); a lone 一 is a period ("一年最多", "一个月"), not a figure
+_CN_FIGURE = re.compile(rf"([零〇一二两三四五六七八九十百千万]+)((?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})")
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*or (?:more|greater|above)", True),
-          (r"超过\s*" + _NUM, False), (r"(?<!不)满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
+          (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
           (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True)]
 _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
-          (_NUM + r"\s*or (?:less|fewer|below)", True), (r"不(?:满|足)\s*" + _NUM, False),
+          (_NUM + r"\s*or (?:less|fewer|below)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
           (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False)]
 _BETWEEN = re.compile(_NUM + r"\s*(?:至|到|~|～|-|–|—|to)\s*" + _NUM)
 
@@ -36,13 +39,24 @@ class Interval:
     hi_in: bool
     unit: str
 
-    def holds(self, value: float, unit: str) -> bool:
+    def _unit_of(self, unit: str) -> bool:
         u = _unit(unit)
         # a Chinese unit may have taken the character after it ("70岁了"): the range's unit must begin it
-        if u != self.unit and not (self.unit and not self.unit.isascii() and u.startswith(self.unit)):
+        return u == self.unit or bool(self.unit and not self.unit.isascii() and u.startswith(self.unit))
+
+    def holds(self, value: float, unit: str) -> bool:
+        if not self._unit_of(unit):
             return False
         above = value > self.lo or (self.lo_in and value == self.lo)
         below = value < self.hi or (self.hi_in and value == self.hi)
+        return above and below
+
+    def contains(self, other: "Interval") -> bool:
+        """Every value of other (a range the question states, or a figure as a one-point range) is in this one."""
+        if not self._unit_of(other.unit):
+            return False
+        above = self.lo < other.lo or (self.lo == other.lo and (self.lo_in or not other.lo_in))
+        below = other.hi < self.hi or (self.hi == other.hi and (self.hi_in or not other.hi_in))
         return above and below
 
 
@@ -84,18 +98,61 @@ def interval(label: str) -> Interval | None:
 
 
 def figures(question: str) -> list[tuple[float, str]]:
-    """The figures a question gives, with the unit written after each ("3.0x", "97.5%", "62岁")."""
-    return [(_number(m.group(1)), _unit(m.group(2))) for m in _N.finditer(question)]
+    """The figures a question gives, with the unit written after each ("3.0x", "97.5%", "62岁", "五个月")."""
+    return [(r.lo, r.unit) for r in _given(question) if r.lo == r.hi]
+
+
+def _stated(question: str) -> list[tuple[Interval, tuple[int, int]]]:
+    """The ranges a question states itself ("不到75岁", "over 3.0x"), one bound each, with where each bound's
+    number stands."""
+    stated = []
+    for patterns, lower in ((_LOWER, True), (_UPPER, False)):
+        for pattern, inclusive in patterns:
+            for m in re.finditer(pattern, question, re.IGNORECASE):
+                v, u = _number(m.group(1)), _unit(m.group(2))
+                r = Interval(v, inclusive, math.inf, False, u) if lower else Interval(-math.inf, False, v, inclusive, u)
+                stated.append((r, m.span(1)))
+    return stated
+
+
+def bound_numbers(question: str) -> list[tuple[int, int]]:
+    """Where the numbers stand that bound a range the question states ("不到75岁"): a condition, matched by the
+    range that holds it, not a word naming a label."""
+    return [span for _, span in _stated(question)] if _N.search(question) else []
+
+
+def _given(question: str) -> list[Interval]:
+    """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
+    and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月")."""
+    stated = _stated(question)
+    given = [r for r, _ in stated]
+    spans = [span for _, span in stated]
+    points = [(_number(m.group(1)), m.group(2), m.start()) for m in _N.finditer(question)]
+    points += [(float(chinese_to_decimal(m.group(1))), m.group(2), m.start()) for m in _CN_FIGURE.finditer(question)
+               if chinese_to_decimal(m.group(1)) > 1]
+    given += [Interval(v, True, v, True, _unit(u)) for v, u, at in points if not any(a <= at < b for a, b in spans)]
+    return given
+
+
+def meets(label: str, question: str) -> bool:
+    """Whether a label names a range that holds what the question gives ("退休人员（不满75周岁）", "不到75岁")."""
+    if not _N.search(question) and not _CN_FIGURE.search(question):
+        return False
+    r = interval(label)
+    return r is not None and any(r.contains(g) for g in _given(question))
 
 
 def holding(labels: list[str], question: str) -> set[str] | None:
-    """The labels whose range holds a figure the question gives, when some labels are ranges and some of them
-    hold it and others do not; None otherwise (the question gives no figure, or it decides nothing)."""
-    given = figures(question)
-    if not given:  # before the labels are parsed: their patterns cost a compile the first time in a process
+    """The labels whose range holds what the question gives (a figure, or a range it states), when some labels
+    are ranges and some of them hold it and others do not; None otherwise (the question gives no figure, or it
+    decides nothing)."""
+    if not _N.search(question) and not _CN_FIGURE.search(question):
+        return None  # before the labels are parsed: their patterns cost a compile the first time in a process
+    given = _given(question)
+    if not given:
         return None
     ranges = {label: r for label in dict.fromkeys(labels) if (r := interval(label)) is not None}
     if len(ranges) < 2:
         return None
-    hits = {label for label, r in ranges.items() if any(r.holds(v, u) for v, u in given)}
+    hits = {label for label, r in ranges.items() if any(r.contains(g) for g in given)}
     return hits if hits and len(hits) < len(ranges) else None
