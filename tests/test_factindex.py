@@ -139,6 +139,31 @@ def test_a_true_journal_loads_complete_facts_with_scope_and_evidence(tmp_path):
         assert key in mileage
 
 
+def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kept(tmp_path):
+    import json as _json
+
+    from fakes import FakeEngine, Reply
+
+    # "行" of 实行: a single character names no one; the re-ask is told so, and its label is kept
+    doc = Document.from_text("# 住宿费\n\n住宿费实行限额标准，其他人员每人每天不超过500元。\n", "stay.md")
+    asked: list[str] = []
+
+    def script(req):
+        prompt = req.prompt if isinstance(req.prompt, str) else _json.dumps(req.prompt, ensure_ascii=False)
+        asked.append(prompt)
+        subject = "其他人员" if "names nothing" in prompt else "行"
+        return Reply(_json.dumps({"subject": subject, "predicate": "每人每天不超过"}, ensure_ascii=False), "eog")
+
+    engine = FakeEngine(n_parallel=1, script=script)
+    try:
+        indexer = IndexStore(engine, MODEL_ID, tmp_path).indexer(doc)
+        indexer.run(threading.Event())
+    finally:
+        engine.close()
+    [fact] = [f.fact for f in indexer.index.facts.values() if f.fact.object_value == "500元"]
+    assert fact.subject == "其他人员" and len(asked) == 2
+
+
 # -- with the model ------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

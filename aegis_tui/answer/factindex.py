@@ -451,6 +451,11 @@ class Indexer:
                 elif not _says_something(fact.predicate):
                     note = RepairNote(compact_fact(fact), "label", "the predicate names nothing (only function "
                                       "words); it says what the value is", fact=fact)
+                elif not _says_something(fact.subject):
+                    # "行" of 实行, "重" of 重大疾病, "and": a piece of a word names no one
+                    note = RepairNote(compact_fact(fact), "label", "the subject names nothing (a single character "
+                                      "or only function words); it is who or what the value applies to", fact=fact,
+                                      avoid_subject=fact.subject)
                 else:
                     verdict = None
                     if (whole := whole_item_subject(cand, fact.subject)) is not None:
@@ -599,8 +604,8 @@ _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+
 
 
 def _says_something(predicate: str) -> bool:
-    """Whether a predicate has a content word: not only "the", "for", "more than" (English), and at least two
-    Chinese characters other than 的/为."""
+    """Whether a predicate (or a subject) has a content word: not only "the", "for", "more than" (English), and at
+    least two Chinese characters other than 的/为."""
     text = predicate.strip()
     if CJK.search(text):
         return len([ch for ch in text if CJK.match(ch) and ch not in "的为是"]) >= 2
