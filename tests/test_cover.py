@@ -389,3 +389,55 @@ def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks():
 ])
 def test_a_clause_that_opens_with_its_condition_is_about_what_the_condition_names(text, value, label):
     assert structure_label(Document.from_text(text, "c.md"), value) == label
+
+
+EXCESSES = Document.from_text(
+    "# Excesses\n\nThe excess is the amount you pay towards each claim.\n\n| Section | Excess |\n| --- | --- |\n"
+    "| Cancellation | £75 |\n| Personal belongings | £60 |\n| Personal money | £60 |\n| Personal liability | £180 |\n",
+    "excess.md")
+LEVELS_RATES = Document.from_text(
+    "# 赔付比例\n\n| 医院等级 | 赔付比例 |\n| --- | --- |\n| 三级医院 | 90% |\n| 二级医院 | 95% |\n| 一级医院 | 100% |\n",
+    "rates.md")
+
+
+def _facts(rows: list[tuple[str, str, str]]):
+    return [AtomicFact(subject=s, predicate=p, object_value=v, fact_type=FactType.NUMERIC, source_text=v)
+            for s, p, v in rows]
+
+
+@pytest.mark.parametrize("doc, question, absent", [
+    # one figure asked about what the document never mentions: its figures of that kind are not the answer
+    (EXCESSES, "What is the limit for car hire excess?", ["car", "hire"]),
+    (LEVELS_RATES, "每年的健康体检费用最多能报销多少？", ["体检"]),
+    # nothing unmentioned: the question asks about the kind itself, and the list answers it
+    (EXCESSES, "What is the excess?", None),
+    # several figures asked for
+    (EXCESSES, "What are the excesses for car hire?", None),
+    (LEVELS_RATES, "体检在各级医院分别报销多少？", None),
+    # a thing the facts are about is named
+    (EXCESSES, "What is the car hire excess under personal liability?", None),
+])
+def test_one_figure_asked_about_an_unmentioned_thing_is_not_answered_by_a_list(doc, question, absent):
+    from aegis_tui.answer.pick import listing
+
+    rows = [("Cancellation", "Excess", "£75"), ("Personal belongings", "Excess", "£60"),
+            ("Personal money", "Excess", "£60"), ("Personal liability", "Excess", "£180")] if doc is EXCESSES \
+        else [("三级医院", "赔付比例", "90%"), ("二级医院", "赔付比例", "95%"), ("一级医院", "赔付比例", "100%")]
+    why = listing(question, doc, _facts(rows))
+    if absent is None:
+        assert why == ""
+    else:
+        assert all(t in why for t in absent), why
+    assert listing(question, doc, _facts(rows[:2])) == ""  # two facts are a pair, not a list
+
+
+def test_a_word_of_the_same_family_is_a_mention():
+    from aegis_tui.answer.pick import listing
+
+    doc = Document.from_text("# Cancellation\n\nCancellation for redundancy is covered.\n\n| Reason | Waiting |\n"
+                             "| --- | --- |\n| Illness | 3 days |\n| Travel advice | 5 days |\n| Jury service | 7 days |\n",
+                             "cancel.md")
+    facts = _facts([("Illness", "Waiting", "3 days"), ("Travel advice", "Waiting", "5 days"),
+                    ("Jury service", "Waiting", "7 days")])
+    assert listing("How long is the waiting after I was made redundant?", doc, facts) == ""
+    assert "jetski" in listing("How long is the waiting for a jetski?", doc, facts)

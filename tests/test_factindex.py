@@ -325,3 +325,20 @@ def test_a_question_naming_one_row_in_words_and_another_by_a_range_gets_both(eng
     values = sorted(fv.fact.object_value for fv in ans.report.verified)
     # 在职职工 is named in words, 不满75周岁 by the range "不到75岁" holds; 75周岁及以上 is another case
     assert values == ["4500元", "6000元"], ans.to_json()
+
+
+@pytest.mark.model
+def test_one_figure_asked_about_an_unmentioned_thing_falls_back_with_the_reason(engine, tmp_path):
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+    from aegis_tui.answer.states import Outcome
+
+    doc = Document.from_text(
+        "# Excesses\n\nThe excess is the amount you pay towards each claim.\n\n| Section | Excess |\n| --- | --- |\n"
+        "| Cancellation | £75 |\n| Personal belongings | £60 |\n| Personal money | £60 |\n| Personal liability | £180 |\n",
+        "excess.md")
+    pipe = Pipeline(engine, PipelineConfig(strategy="index"), indexes=IndexStore(engine, MODEL_ID, tmp_path))
+    ans = pipe.answer(doc, "What is the limit for car hire excess?")
+    assert ans.state == Outcome.FALLBACK and not (ans.report and ans.report.verified), ans.to_json()
+    assert any("never mentions (car, hire, limit)" in s["reason"] for s in ans.skipped), ans.skipped
+    named = pipe.answer(doc, "What is the excess for personal liability?")
+    assert [fv.fact.object_value for fv in named.report.verified] == ["£180"], named.to_json()

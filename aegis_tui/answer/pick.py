@@ -10,12 +10,14 @@ the question in the shared prefix. Irrelevance is a decision, not a failure: a "
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 from ..text.document import Document
 from ..text.entities import same_entity, stem
 from ..text.lexicon import (
     ASKED_DIMENSIONS,
+    ASKS_SEVERAL,
     CONJUNCTIONS_ZH,
     FUNCTION_ZH,
     QUERY_STOP_ZH,
@@ -78,6 +80,9 @@ MIN_GAIN = 0.15
 PART_SHARE = 0.6
 # … and, with the round's best, the facts saying the same thing that add at least this share of its gain
 PEER_RATIO = 0.8
+# a question asking for one figure, answered by this many facts about entities it does not name, is listed the
+# document's figures of a kind rather than answered (see cover)
+LISTING = 3
 
 
 _PARTS_OF_WORD = re.compile(r"[-'’]")
@@ -147,6 +152,32 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
 def _names_entity(question: str, subject: str) -> bool:
     """Whether the question names a fact's subject: in full, or by a range holding what it gives."""
     return names(question, subject) or meets(subject, question)
+
+
+def listing(question: str, doc: Document, facts: list) -> str:
+    """Why the facts left to answer a question list the document's figures of a kind instead of answering it, or
+    "" when they answer it. A question that asks for one figure ("What is the limit for car hire excess?",
+    "每年的健康体检费用最多能报销多少？"), answered by several facts about none of the things it names, while it
+    names something the document never mentions (car hire, 体检): it asks about that, and the facts are the
+    figures of the same kind for other things (each section's excess, each hospital level's rate)."""
+    if len(facts) < LISTING or len(question_parts(question)) > 1 or ASKS_SEVERAL.search(question) \
+            or any(_names_entity(question, f.subject) for f in facts):
+        return ""
+    _, df = _document_frequency(doc)
+    english = [v for v in df if v.isascii() and len(v) >= 5]
+
+    def mentioned(t: str) -> bool:
+        # an English word is mentioned by any word of its family: one sharing all but its last three letters
+        # (redundant ~ redundancy, reimburse ~ reimbursement)
+        return t in df or t.isascii() and len(t) >= 5 and any(
+            len(os.path.commonprefix((t, v))) >= max(5, min(len(t), len(v)) - 3) for v in english)
+
+    absent = sorted(t for t in _stemmed(question) if not any(c.isdigit() for c in t)
+                    and (len(t) >= 3 if t.isascii() else len(t) == 2) and not mentioned(t))
+    if not absent:
+        return ""
+    return (f"the question asks for one figure and names none of the {len(facts)} things the facts are about; it "
+            f"names what the document never mentions ({', '.join(absent[:4])})")
 
 
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):

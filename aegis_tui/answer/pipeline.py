@@ -17,7 +17,7 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import choose
+from .pick import choose, listing
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
@@ -185,6 +185,11 @@ class Pipeline:
                     report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
                 report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
                 verify_ms = (time.perf_counter() - t) * 1000
+                if report is not None and (why := listing(ans.question, doc, [fv.fact for fv in report.verified])):
+                    ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
+                                     "predicate": fv.fact.predicate, "reason": why} for fv in report.verified]
+                    job.enter(State.FALLBACK, why)
+                    report = None
             else:
                 job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
         self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "")
