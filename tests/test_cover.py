@@ -255,6 +255,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
     ("How long is the waiting period, and what is the cap?", None),  # one part does not say
     ("住院津贴每天给多少？", None),
+    # 有没有 asks: the part before it is the scope ("科研项目购买图书资料")
+    ("科研项目购买图书资料，单次报销有没有金额上限？", {"money"}),
 ])
 def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
     from aegis_tui.answer.pick import asked_dimensions
@@ -411,8 +413,11 @@ def _facts(rows: list[tuple[str, str, str]]):
     (LEVELS_RATES, "每年的健康体检费用最多能报销多少？", ["体检"]),
     # nothing unmentioned: the question asks about the kind itself, and the list answers it
     (EXCESSES, "What is the excess?", None),
+    # a part with no word of its own asks again what the other part asks
+    (EXCESSES, "Is there an excess for car hire, and if so what is it?", ["car", "hire"]),
     # several figures asked for
     (EXCESSES, "What are the excesses for car hire?", None),
+    (EXCESSES, "What is the excess for car hire, and how long do claims take?", None),
     (LEVELS_RATES, "体检在各级医院分别报销多少？", None),
     # a thing the facts are about is named
     (EXCESSES, "What is the car hire excess under personal liability?", None),

@@ -160,7 +160,9 @@ def listing(question: str, doc: Document, facts: list) -> str:
     "每年的健康体检费用最多能报销多少？"), answered by several facts about none of the things it names, while it
     names something the document never mentions (car hire, 体检): it asks about that, and the facts are the
     figures of the same kind for other things (each section's excess, each hospital level's rate)."""
-    if len(facts) < LISTING or len(question_parts(question)) > 1 or ASKS_SEVERAL.search(question) \
+    # a part with no word of its own ("…, and if so what is it?") asks again what another part asks
+    asks = [p for p in question_parts(question) if _stemmed(p)]
+    if len(facts) < LISTING or len(asks) > 1 or ASKS_SEVERAL.search(question) \
             or any(_names_entity(question, f.subject) for f in facts):
         return ""
     _, df = _document_frequency(doc)
