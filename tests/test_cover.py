@@ -446,3 +446,21 @@ def test_a_word_of_the_same_family_is_a_mention():
                     ("Jury service", "Waiting", "7 days")])
     assert listing("How long is the waiting after I was made redundant?", doc, facts) == ""
     assert "jetski" in listing("How long is the waiting for a jetski?", doc, facts)
+
+
+@pytest.mark.parametrize("text, value, subject, whole", [
+    # the label took the tail the enumeration's items share: the item's own head names this one
+    ("# 劳务费\n\n在校研究生劳务费标准为：硕士研究生每人每月不超过2000元，博士研究生每人每月不超过3500元。\n",
+     "3500元", "研究生", "博士研究生"),
+    ("# 起付线\n\n起付线为：一级及以下定点医疗机构300元，二级定点医疗机构800元。\n", "800元", "医疗机构", "二级定点医疗机构"),
+    # a clause the subject stands in is not a name of it
+    ("# 借款\n\n借款金额不得超过出差预算的80%。\n", "80%", "出差", None),
+    # the subject opens its item: nothing to widen
+    ("# 产检\n\n参保男职工的未就业配偶，产前检查费用按每孕次限额800元支付。\n", "800元", "产前检查费用", None),
+])
+def test_a_subject_naming_every_item_alike_is_widened_to_its_own_item(text, value, subject, whole):
+    from aegis_tui.answer.factindex import whole_item_subject
+
+    doc = Document.from_text(text, "items.md")
+    [cand] = [c for c in FactIndex(doc, "test-model").candidates.values() if c.value == value]
+    assert whole_item_subject(cand, subject) == whole

@@ -23,7 +23,7 @@ from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
-from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, PREDICATE_FILLER_EN
+from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, FUNCTION_ZH, PREDICATE_FILLER_EN
 from ..text.quantity import dimension_of
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
@@ -659,15 +659,27 @@ class IndexStore:
 _ITEM_EDGE = " \t，、,；;。.：:（）()的为"
 
 
+# the words before a subject inside its enumeration item that name the item (博士 of 博士研究生, 一级 of 一级医院):
+# a short modifier; a longer run is a clause the subject stands in ("借款金额不得超过出差…")
+ITEM_PREFIX = 4
+
+
 def whole_item_subject(cand: Candidate, subject: str) -> str | None:
     """The whole head of a Chinese enumeration item when the label took only its tail: in
     "一级及以下定点医疗机构300元" the subject 医疗机构 names every level's item alike; the item's words before
     the value (up to the previous separator, without digits) name this one. None when that does not apply."""
     own = last_pieces(cand.before, 1)
     own = LIST_ITEM.sub("", own, count=1).strip(_ITEM_EDGE)
-    if (subject and own != subject and own.endswith(subject) and CJK.search(own) and len(own) <= 24
-            and not any(ch.isdigit() for ch in own)):
+    if not subject or own == subject or not CJK.search(own) or len(own) > 24 or any(ch.isdigit() for ch in own):
+        return None
+    if own.endswith(subject):
         return own
+    # the subject inside the item, its rate and predicate after it ("博士研究生每人每月不超过3500元" labelled 研究生,
+    # which 硕士研究生 is too): the item's words up to the subject's end, when they are a name (no 的, 按, 为 …)
+    own = _NUMBERING.sub("", own, count=1).strip()
+    at = own.find(subject)
+    if 0 < at <= ITEM_PREFIX and own.count(subject) == 1 and not any(ch in FUNCTION_ZH or ch in "不未" for ch in own[:at]):
+        return own[:at + len(subject)]
     return None
 
 
