@@ -464,3 +464,23 @@ def test_a_subject_naming_every_item_alike_is_widened_to_its_own_item(text, valu
     doc = Document.from_text(text, "items.md")
     [cand] = [c for c in FactIndex(doc, "test-model").candidates.values() if c.value == value]
     assert whole_item_subject(cand, subject) == whole
+
+
+def test_a_fact_under_a_sibling_compound_is_another_scope():
+    from aegis_tui.answer.pick import _compounds
+
+    assert _compounds("short-term and Long-Term; out-of-network") == {"term": {"short", "long"}, "network": {"out-of"}}
+    # the short-term schedule does not say "short-term" in its section; the long-term section says "Long-Term"
+    doc, index = labelled("# Schedule of Benefits\n\nFor executives, benefits are paid after 7 days.\n\n"
+                          "# Long-Term Disability Benefits\n\nLTD benefits are paid after 180 days.\n",
+                          {"7 days": ("executives", "paid after"), "180 days": ("LTD benefits", "paid after")})
+    facts = list(index.facts.values())
+    assert len(facts) == 2
+
+    def chosen(question: str):
+        found = cover(question, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+    got, reasons = chosen("After how many days are short-term disability benefits paid?")
+    assert "180 days" not in got and any("sibling" in r for r in reasons.values())
+    assert chosen("After how many days are long-term disability benefits paid?")[0] == {"180 days"}

@@ -154,6 +154,22 @@ def _names_entity(question: str, subject: str) -> bool:
     return names(question, subject) or meets(subject, question)
 
 
+_COMPOUND = re.compile(r"\b((?:[a-z]+-)+)([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _compounds(text: str) -> dict[str, set[str]]:
+    """A text's hyphenated compounds, by head: {"term": {"short"}} for "short-term", {"network": {"out-of"}}."""
+    out: dict[str, set[str]] = {}
+    for m in _COMPOUND.finditer(text):
+        out.setdefault(m.group(2).lower(), set()).add(m.group(1).lower().rstrip("-"))
+    return out
+
+
+def _contrary(mine: dict[str, set[str]], theirs: dict[str, set[str]]) -> bool:
+    """Whether a text names only other compounds of a head the question's compound has."""
+    return any(head in theirs and not theirs[head] & mods for head, mods in mine.items())
+
+
 def listing(question: str, doc: Document, facts: list) -> str:
     """Why the facts left to answer a question list the document's figures of a kind instead of answering it, or
     "" when they answer it. A question that asks for one figure ("What is the limit for car hire excess?",
@@ -255,6 +271,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     held = holding(list(cases.values()), question)
     unmet = {k for k, label in cases.items() if held is not None and label not in held and interval(label) is not None}
     named -= unmet
+    # a compound the question uses ("short-term disability", "in-network") and another of the same head in what a
+    # fact says it is ("Long-Term Disability Benefits", "out-of-network") name two sibling scopes: the fact is the
+    # other one's (unless it names the question's too)
+    mine = _compounds(question)
+    contrary = {f.key for f in shortlist if f.key in named and mine
+                and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
+    named -= contrary
     covered: dict[str, float] = {t: 0.0 for t in asked}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
@@ -316,6 +339,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    if k in wrong else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
+                   "it is about a sibling of what the question names (long-term beside short-term)" if k in contrary else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}
