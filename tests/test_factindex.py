@@ -69,6 +69,16 @@ def test_the_key_is_document_model_and_version(tmp_path):
     assert len(paths) == 4
 
 
+def test_a_journal_labelled_by_earlier_labelling_rules_is_not_read(tmp_path, monkeypatch):
+    from aegis_tui.answer import indexcache
+
+    cache = IndexCache(tmp_path, EN.sha256, MODEL_ID)
+    write_journal(cache, gold_entries(EN, "policy_en"))
+    assert IndexCache(tmp_path, EN.sha256, MODEL_ID).entries()
+    monkeypatch.setattr(indexcache, "LABELS", indexcache.LABELS + 1)
+    assert IndexCache(tmp_path, EN.sha256, MODEL_ID).entries() == []
+
+
 def test_a_foreign_journal_is_set_aside_not_trusted(tmp_path):
     cache = IndexCache(tmp_path, EN.sha256, MODEL_ID)
     write_journal(cache, gold_entries(EN, "policy_en"))

@@ -1,4 +1,5 @@
-"""The fact index on disk: one JSON-lines journal per (document, model, Aegis version), under the user cache.
+"""The fact index on disk: one JSON-lines journal per (document, model, Aegis version and labelling rules), under
+the user cache.
 
 Every labelled value is one appended line, written with a single ``write`` under an exclusive lock and
 flushed, so a process killed mid-index loses at most the line it was writing (a torn last line is skipped on
@@ -18,6 +19,10 @@ from .. import __version__
 
 ENV_VAR = "AEGIS_CACHE_DIR"
 FORMAT = 1
+# the labelling rules' revision, raised when they change what a value is labelled: a journal labelled by earlier
+# rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character is refused, a
+# subject inside its enumeration item is widened to the item's head)
+LABELS = 2
 
 
 def default_cache_dir() -> Path:
@@ -34,7 +39,7 @@ class IndexCache:
     """The journal of one document's fact index for one model; warnings collects why it was turned off."""
 
     def __init__(self, directory: str | Path, doc_sha256: str, model_id: str, version: str = __version__) -> None:
-        self.header = {"format": FORMAT, "document": doc_sha256, "model": model_id, "aegis": version}
+        self.header = {"format": FORMAT, "document": doc_sha256, "model": model_id, "aegis": version, "labels": LABELS}
         digest = hashlib.sha256(json.dumps(self.header, sort_keys=True).encode()).hexdigest()[:16]
         self.path = Path(directory) / f"{doc_sha256[:24]}-{digest}.jsonl"
         self.enabled = True
@@ -56,7 +61,7 @@ class IndexCache:
         except ValueError:
             header = None
         if header != self.header:
-            self._discard("its header does not match this document, model and Aegis version")
+            self._discard("its header does not match this document, model, Aegis version and labelling rules")
             return []
         out = []
         for line in lines[1:]:
