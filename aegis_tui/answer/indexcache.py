@@ -20,8 +20,8 @@ from .. import __version__
 ENV_VAR = "AEGIS_CACHE_DIR"
 FORMAT = 1
 # the labelling rules' revision, raised when they change what a value is labelled: a journal labelled by earlier
-# rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character is refused, a
-# subject inside its enumeration item is widened to the item's head)
+# rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character
+# is refused, a subject inside its enumeration item is widened to the item's head)
 LABELS = 2
 
 
