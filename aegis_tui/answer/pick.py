@@ -80,8 +80,9 @@ MIN_GAIN = 0.15
 PART_SHARE = 0.6
 # … and, with the round's best, the facts saying the same thing that add at least this share of its gain
 PEER_RATIO = 0.8
-# a question asking for one figure, answered by this many facts about entities it does not name, is listed the
-# document's figures of a kind rather than answered (see cover)
+# a question asking for one figure, answered by this many facts of one kind (one measure for several things, or
+# several measures of one thing) about things it does not name, is listed the document's figures rather than
+# answered (see listing)
 LISTING = 3
 
 
@@ -170,17 +171,10 @@ def _contrary(mine: dict[str, set[str]], theirs: dict[str, set[str]]) -> bool:
     return any(head in theirs and not theirs[head] & mods for head, mods in mine.items())
 
 
-def listing(question: str, doc: Document, facts: list) -> str:
-    """Why the facts left to answer a question list the document's figures of a kind instead of answering it, or
-    "" when they answer it. A question that asks for one figure ("What is the limit for car hire excess?",
-    "每年的健康体检费用最多能报销多少？"), answered by several facts about none of the things it names, while it
-    names something the document never mentions (car hire, 体检): it asks about that, and the facts are the
-    figures of the same kind for other things (each section's excess, each hospital level's rate)."""
-    # a part with no word of its own ("…, and if so what is it?") asks again what another part asks
-    asks = [p for p in question_parts(question) if _stemmed(p)]
-    if len(facts) < LISTING or len(asks) > 1 or ASKS_SEVERAL.search(question) \
-            or any(_names_entity(question, f.subject) for f in facts):
-        return ""
+def unmentioned(question: str, doc: Document) -> list[str]:
+    """The question's words the document never mentions, as the question writes them: English words no word of
+    the document's family matches ("car", "hire"), and Chinese runs of character pairs the document never holds,
+    without the characters a mentioned pair takes ("员工去新加坡出差" → 去新加坡)."""
     _, df = _document_frequency(doc)
     english = [v for v in df if v.isascii() and len(v) >= 5]
 
@@ -190,11 +184,55 @@ def listing(question: str, doc: Document, facts: list) -> str:
         return t in df or t.isascii() and len(t) >= 5 and any(
             len(os.path.commonprefix((t, v))) >= max(5, min(len(t), len(v)) - 3) for v in english)
 
-    absent = sorted(t for t in _stemmed(question) if not any(c.isdigit() for c in t)
-                    and (len(t) >= 3 if t.isascii() else len(t) == 2) and not mentioned(t))
-    if not absent:
-        return ""
-    return (f"the question asks for one figure and names none of the {len(facts)} things the facts are about; it "
+    absent = {t for t in _stemmed(question) if not any(c.isdigit() for c in t)
+              and (len(t) >= 3 if t.isascii() else len(t) == 2) and not mentioned(t)}
+    out: list[str] = []
+    from .relevance import _WORD
+
+    for word in _WORD.findall(question):
+        out += [w for w in _PARTS_OF_WORD.split(word) if w.isascii() and stem(w.lower()) in absent]
+    # Chinese: the characters of never-held pairs that no held pair of the question takes, nor its question words
+    # (多少, 多大: how it asks, not what about)
+    pairs = [question[i:i + 2] for i in range(len(question) - 1)]
+    asking = {i for m in QUESTION_WORDS.finditer(question) for i in range(*m.span())}
+    held = {i + j for i, p in enumerate(pairs) if p in df and not p.isascii() for j in (0, 1)} | asking
+    never = {i + j for i, p in enumerate(pairs) if p in absent and not {i, i + 1} & asking for j in (0, 1)}
+    run = ""
+    for i, ch in enumerate(question + " "):
+        if i in never and i not in held:
+            run += ch
+        elif run:
+            out.append(run)
+            run = ""
+    return list(dict.fromkeys(out))
+
+
+def listing(question: str, doc: Document, facts: list) -> list[str]:
+    """When the facts left to answer a question list the document's figures of a kind instead of answering it,
+    what the question names that the document never mentions; [] when they answer it. A question that asks for
+    one figure ("What is the limit for car hire excess?", "每年的健康体检费用最多能报销多少？"), answered by several
+    facts about none of the things it names, while it names something the document never mentions (car hire,
+    体检): it asks about that, and the facts are the figures of the same kind for other things (each section's
+    excess, each hospital level's rate)."""
+    # a part with no word of its own ("…, and if so what is it?") asks again what another part asks
+    asks = [p for p in question_parts(question) if _stemmed(p)]
+    if len(asks) > 1 or ASKS_SEVERAL.search(question) or any(_names_entity(question, f.subject) for f in facts):
+        return []
+    # a list: the same measure for several things (each section's excess), or several measures of one thing (a
+    # row's cities); not a thing's two measures beside a third fact
+    by_predicate: dict[str, set[str]] = {}
+    by_subject: dict[str, set[str]] = {}
+    for f in facts:
+        by_predicate.setdefault(f.predicate, set()).add(f.subject)
+        by_subject.setdefault(f.subject, set()).add(f.predicate)
+    if max(map(len, [*by_predicate.values(), *by_subject.values()]), default=0) < LISTING:
+        return []
+    return unmentioned(question, doc)
+
+
+def listing_reason(facts: int, absent: list[str]) -> str:
+    """The reason a listing (see listing) is not the answer, for each of its facts."""
+    return (f"the question asks for one figure and names none of the {facts} things the facts are about; it "
             f"names what the document never mentions ({', '.join(absent[:4])})")
 
 

@@ -17,9 +17,9 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import choose, listing
+from .pick import choose, listing, listing_reason
 from .prompts import prose_prompt
-from .realize import FALLBACK_TEXT, EntityAwareRealizer
+from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
 from .repair import Worklist, failure_note
 from .states import Answer, Outcome, PipelineEvent, State
@@ -165,6 +165,7 @@ class Pipeline:
         shortlist = [index.facts[k] for k in keys if k in index.facts]
         report = None
         verify_ms = 0.0
+        absent: list[str] = []
         if not cands:
             job.enter(State.FALLBACK, "no clause of the document matches the question")
         elif not shortlist:
@@ -185,23 +186,31 @@ class Pipeline:
                     report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
                 report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
                 verify_ms = (time.perf_counter() - t) * 1000
-                if report is not None and (why := listing(ans.question, doc, [fv.fact for fv in report.verified])):
+                if report is not None and (absent := listing(ans.question, doc, [fv.fact for fv in report.verified])):
+                    why = listing_reason(len(report.verified), absent)
                     ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
                                      "predicate": fv.fact.predicate, "reason": why} for fv in report.verified]
                     job.enter(State.FALLBACK, why)
                     report = None
             else:
                 job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
-        self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "")
+        self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "",
+                      unmentioned=absent)
 
-    def _realize(self, doc: Document, job: Job, report, verify_ms: float, scope: str = "") -> None:
+    def _realize(self, doc: Document, job: Job, report, verify_ms: float, scope: str = "",
+                 unmentioned: list[str] = ()) -> None:
+        """unmentioned: what the question names that the document never mentions, said after the fallback text."""
         ans = job.answer
         ans.report = report
         job.check()
         job.enter(State.REALIZE, f"{ans.verified_count} verified fact(s)")
         t = time.perf_counter()
         if report is None:
-            ans.answer = FALLBACK_TEXT.get(doc.language, FALLBACK_TEXT["en"])
+            lang = doc.language if doc.language in FALLBACK_TEXT else "en"
+            ans.answer = FALLBACK_TEXT[lang]
+            if unmentioned:
+                sep = "、" if lang == "zh" else ", "
+                ans.answer += ("" if lang == "zh" else " ") + NOT_MENTIONED[lang].format(terms=sep.join(unmentioned))
         else:
             ans.answer = EntityAwareRealizer().realize(report, doc, language=doc.language, question=ans.question,
                                                        scope=scope)

@@ -26,6 +26,8 @@ FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
     "en": "The document does not state this with verifiable evidence.",
 }
+# after the fallback, when the question names what the document never mentions (pick.unmentioned)
+NOT_MENTIONED = {"zh": "文件未提及：{terms}。", "en": "It does not mention: {terms}."}
 LEAD = {"zh": "根据文件：", "en": "According to the document: "}
 SCOPED_LEAD = {"zh": "根据文件「{scope}」部分：", "en": "According to the document, under \"{scope}\": "}
 

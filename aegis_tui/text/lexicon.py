@@ -54,8 +54,8 @@ QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月�
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
-ASKS_SEVERAL = re.compile(r"分别|各自|各[类级项个种]|每[个种类一]|哪些|\b(?:each|every|respectively|both|all|are|"
-                          r"which|list)\b", re.IGNORECASE)
+ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"
+                          r"\b(?:each|every|respectively|both|all|are|which|list)\b", re.IGNORECASE)
 # a predicate that leads into its value with a comparison ("确诊时已年满" 60周岁, "If availability is below" 95.0%)
 # makes the value the threshold of a condition: from what figure on something holds, not how much of it there is
 THRESHOLD_PREDICATE = re.compile(r"(?:超过|超出|年满|不满|未满|满|不足|低于|高于|达到|不低于|不高于|\b(?:below|above|"
