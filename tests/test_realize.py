@@ -172,3 +172,13 @@ def test_a_subject_is_written_with_the_brackets_it_opens():
     text = REALIZER.realize(report, doc)
     # the name as the document writes it, both brackets, though the label (and its mention) stopped inside
     assert "住宿费超过标准（含上浮后标准）" in text and text.count("（") == text.count("）")
+
+
+def test_a_predicate_with_its_own_article_takes_no_second_one():
+    doc = Document.from_text("# Visits\n\nFor in-network care, the specialist copay is $50.\n", "v.md")
+    facts = [{"subject": "in-network care", "predicate": "the specialist copay", "object_value": "$50",
+              "fact_type": "numeric", "source_text": "For in-network care, the specialist copay is $50."}]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.verified_facts, report
+    text = REALIZER.realize(report, doc)
+    assert "the specialist copay is $50" in text and "the the" not in text.lower(), text

@@ -42,7 +42,15 @@ TEMPLATES = {
 _CHANGE_END = re.compile("(?:" + "|".join(CHANGE_ZH) + ")$|(?:" + "|".join(CHANGE_VERBS_EN) + ") by$")
 _CAP_END = re.compile("(?:" + "|".join(CAP_ZH) + ")$")
 
+_ARTICLE = re.compile(r"(?:the|a|an)\s", re.IGNORECASE)
 _VERBAL = re.compile(r"(?:\b(?:to|at|of|within|by|is|are|be|up)$)|^\w+ed\b", re.IGNORECASE)
+
+
+def _clause(template: str, predicate: str, value: str) -> str:
+    """One clause; a predicate that brings its own article ("the deductible …") does not take the template's."""
+    if _ARTICLE.match(predicate):
+        template = template.removeprefix("the ")
+    return template.format(p=predicate, v=value)
 
 
 def _family(fv: FactVerdict, lang: str = "zh") -> str:
@@ -184,7 +192,7 @@ class EntityAwareRealizer:
     @staticmethod
     def _sentence(subject: str, facts: list[FactVerdict], lang: str) -> str:
         families = [_family(fv, lang) for fv in facts]
-        clauses = [TEMPLATES[lang][fam].format(p=fv.fact.predicate.strip(), v=fv.fact.object_value.strip())
+        clauses = [_clause(TEMPLATES[lang][fam], fv.fact.predicate.strip(), fv.fact.object_value.strip())
                    for fv, fam in zip(facts, families)]
         if lang == "zh":
             head = subject if subject.endswith("的") else subject + "的"
