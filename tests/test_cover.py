@@ -144,11 +144,11 @@ def test_a_range_the_question_states_picks_the_row_whose_range_contains_it():
 
 
 def test_figures_in_chinese_numerals_and_not_yet_reached_cases():
-    from aegis_tui.text.ranges import figures, interval
+    from aegis_tui.text.ranges import holding, interval
 
-    assert figures("怀孕五个月的时候流产了") == [(5.0, "个月")]
-    assert figures("我今年七十岁") == [(70.0, "岁")]
-    assert figures("一年最多能报多少？") == []            # 一年: a period, not a figure
+    assert holding(["妊娠未满4个月", "妊娠满4个月"], "怀孕五个月的时候流产了") == {"妊娠满4个月"}
+    assert holding(["退休人员（不满75周岁）", "退休人员（75周岁及以上）"], "我今年七十岁") == {"退休人员（不满75周岁）"}
+    assert holding(["工作满1年", "工作不满1年"], "一年最多能报多少？") is None  # 一年: a period, not a figure
     early, late = interval("妊娠未满4个月流产的"), interval("妊娠满4个月流产的")
     assert early.holds(3, "个月") and not early.holds(4, "个月") and not early.holds(5, "个月")
     assert late.holds(5, "个月") and late.holds(4, "个月") and not late.holds(3, "个月")

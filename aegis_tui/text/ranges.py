@@ -97,11 +97,6 @@ def interval(label: str) -> Interval | None:
     return Interval(lo, lo_in, hi, hi_in, unit) if lo < hi or (lo == hi and lo_in and hi_in) else None
 
 
-def figures(question: str) -> list[tuple[float, str]]:
-    """The figures a question gives, with the unit written after each ("3.0x", "97.5%", "62岁", "五个月")."""
-    return [(r.lo, r.unit) for r in _given(question) if r.lo == r.hi]
-
-
 def _stated(question: str) -> list[tuple[Interval, tuple[int, int]]]:
     """The ranges a question states itself ("不到75岁", "over 3.0x"), one bound each, with where each bound's
     number stands."""
