@@ -9,7 +9,6 @@ the question in the shared prefix. Irrelevance is a decision, not a failure: a "
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 
@@ -254,8 +253,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     n, df = _document_frequency(doc)
     # a range the question states ("不到75岁") is a condition its rows are picked by, not a word of theirs
-    wanted = _stemmed(functools.reduce(lambda q, s: q[:s[0]] + " " * (s[1] - s[0]) + q[s[1]:],
-                                       bound_numbers(question), question))
+    blanked = question
+    for a, b in bound_numbers(question):
+        blanked = blanked[:a] + " " * (b - a) + blanked[b:]
+    wanted = _stemmed(blanked)
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
     # executiv ~ executive): the same word, differently derived; one letter apart other than a final e, they are
     # different words (employe, employer)
