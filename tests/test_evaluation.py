@@ -137,3 +137,21 @@ def test_result_json_is_plain():
     out = r.to_json()
     assert out["recovered"] == 2 and out["gold"] == 2 and out["sample"] == "policy_en"
     assert "$0.67 per mile" in out["answer"] and "30 days" in out["answer"]
+
+
+def test_an_irregular_past_form_is_its_verb():
+    from aegis_tui.text.entities import stem
+
+    assert stem("held") == stem("hold") == stem("holding")
+    assert stem("paid") == stem("pay")
+    assert stem("kept") == stem("keep")
+
+
+def test_held_out_binding_reads_words_of_one_family_as_the_same_word():
+    from aegis_tui.answer.evaluation import _names
+    from aegis_tui.text.entities import units
+
+    evidence = set(units("securities must be held for a minimum of 40 calendar days personal trading"))
+    # holding ~ held, securities: 4 of the gold subject's 5 words
+    assert _names("Minimum holding period for personal securities", evidence)
+    assert not _names("Minimum notice period for personal loans", evidence)

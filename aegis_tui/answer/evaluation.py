@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..schema import AtomicFact
 from ..text.document import Document
-from ..text.entities import same_entity, units
+from ..text.entities import same_entity, stem, units
 from ..text.quantity import find_quantities, parse_quantity
 from .states import Outcome
 from .verify import non_value_numbers, unsupported_numbers
@@ -143,7 +143,8 @@ def _same_figure(gold: str, stated: str) -> bool:
 def _names(subject: str, evidence: set[str]) -> bool:
     """Whether evidence (units of a fact's subject, predicate, clause, headings, headers) names a gold subject:
     at least two thirds of the subject's words or characters ("Family, In-network, Out-of-pocket maximum")."""
-    want = set(units(subject.replace("-", " ")))
+    want = {stem(u) for u in units(subject.replace("-", " "))}
+    evidence = {stem(u) for u in evidence}
     return bool(want) and len(want & evidence) * 3 >= len(want) * 2
 
 

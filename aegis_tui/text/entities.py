@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .lexicon import CJK_RANGE, STOP_EN, SUBJECT_ALIASES
+from .lexicon import CJK_RANGE, IRREGULAR_EN, STOP_EN, SUBJECT_ALIASES
 from .quantity import width_fold
 
 # ---- subjects: fuzzy mentions ---------------------------------------------------------------------------------
@@ -22,6 +22,8 @@ def stem(word: str) -> str:
     """A light English stem, so that derived forms of one word compare equal (reimbursed ~ reimbursement ~
     reimburses, entertaining ~ entertainment); other text is returned lower-cased."""
     w = word.lower()
+    if w in IRREGULAR_EN:
+        return IRREGULAR_EN[w]
     for suf in ("ement", "ment", "ing", "ed", "es", "s"):
         if len(w) > len(suf) + 3 and w.endswith(suf):
             return w[: -len(suf)]

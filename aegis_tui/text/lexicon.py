@@ -159,3 +159,13 @@ SUBJECT_ALIASES = {"医院": "医疗机构", "卫生院": "医疗机构", "hospi
 GENERIC_SUBJECTS = frozenset({
     "相关规定", "规定", "标准", "本办法", "该", "其", "此", "上述", "文件", "政策", "it", "this", "that", "they",
     "the policy", "policy", "the document", "document", "standard", "rule"})
+
+# English verbs whose past forms no suffix rule reaches ("must be held" ~ "hold it", "is paid" ~ "pay"): morphology,
+# a closed list of the language's irregular verbs as policies use them, not any document's vocabulary
+IRREGULAR_EN = {
+    "paid": "pay", "held": "hold", "kept": "keep", "given": "give", "gave": "give", "taken": "take", "took": "take",
+    "bought": "buy", "sold": "sell", "spent": "spend", "sent": "send", "made": "make", "chosen": "choose",
+    "chose": "choose", "written": "write", "wrote": "write", "drawn": "draw", "borne": "bear", "brought": "bring",
+    "lent": "lend", "withheld": "withhold", "withdrawn": "withdraw", "undertaken": "undertake", "forgiven": "forgive",
+    "begun": "begin", "began": "begin", "known": "know", "shown": "show", "told": "tell", "sought": "seek",
+}
