@@ -174,6 +174,32 @@ def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kep
     assert fact.subject == "其他人员" and len(asked) == 2
 
 
+def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path):
+    import json as _json
+
+    from fakes import FakeEngine, Reply
+
+    # "Trip | 31 days" for 45 days: the predicate is the clause's other figure, not what 45 days is
+    doc = Document.from_text("# Trips\n\nEach trip may last up to 31 days, or up to 45 days with the extension.\n",
+                             "trip.md")
+    asked: list[str] = []
+
+    def script(req):
+        prompt = req.prompt if isinstance(req.prompt, str) else _json.dumps(req.prompt, ensure_ascii=False)
+        asked.append(prompt)
+        predicate = "last up to" if "another figure" in prompt else "31 days"
+        return Reply(_json.dumps({"subject": "trip", "predicate": predicate}), "eog")
+
+    engine = FakeEngine(n_parallel=1, script=script)
+    try:
+        indexer = IndexStore(engine, MODEL_ID, tmp_path).indexer(doc)
+        indexer.run(threading.Event())
+    finally:
+        engine.close()
+    labels = {f.fact.object_value: f.fact.predicate for f in indexer.index.facts.values()}
+    assert labels.get("45 days") != "31 days" and "another figure" in "".join(asked)
+
+
 # -- with the model ------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
 from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, FUNCTION_ZH, PREDICATE_FILLER_EN
-from ..text.quantity import dimension_of
+from ..text.quantity import dimension_of, find_quantities
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -451,6 +451,10 @@ class Indexer:
                 elif not _says_something(fact.predicate):
                     note = RepairNote(compact_fact(fact), "label", "the predicate names nothing (only function "
                                       "words); it says what the value is", fact=fact)
+                elif _only_a_figure(fact.predicate):
+                    # "Trip | 31 days" for 45 days: another figure of the clause says nothing of what this one is
+                    note = RepairNote(compact_fact(fact), "label", "the predicate is another figure; it says what "
+                                      "the value is", fact=fact)
                 elif not _says_something(fact.subject):
                     # "行" of 实行, "重" of 重大疾病, "and": a piece of a word names no one
                     note = RepairNote(compact_fact(fact), "label", "the subject names nothing (a single character "
@@ -610,6 +614,13 @@ def _says_something(predicate: str) -> bool:
     if CJK.search(text):
         return len([ch for ch in text if CJK.match(ch) and ch not in "的为是"]) >= 2
     return any(w.lower() not in PREDICATE_FILLER_EN for w in re.findall(r"[A-Za-z][\w'-]*", text))
+
+
+def _only_a_figure(predicate: str) -> bool:
+    """Whether a predicate is mostly a quantity ("31 days", "14 days"): a figure, not what a value is."""
+    text = re.sub(r"\s", "", predicate)
+    found = find_quantities(predicate)
+    return bool(text) and bool(found) and sum(len(re.sub(r"\s", "", m.text)) for m in found) >= 0.6 * len(text)
 
 
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")

@@ -21,8 +21,9 @@ ENV_VAR = "AEGIS_CACHE_DIR"
 FORMAT = 1
 # the labelling rules' revision, raised when they change what a value is labelled: a journal labelled by earlier
 # rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character
-# is refused, a subject inside its enumeration item is widened to the item's head)
-LABELS = 2
+# is refused, a subject inside its enumeration item is widened to the item's head; 3: a predicate that is only
+# another figure is refused)
+LABELS = 3
 
 
 def default_cache_dir() -> Path:
