@@ -511,3 +511,26 @@ def test_a_list_is_one_measure_for_several_things_or_several_measures_of_one():
     assert listing("去新加坡出差，住宿标准是多少？", doc, mixed) == []
     # 和 between two words asks for both
     assert listing("去新加坡出差，一类城市和二类城市的住宿标准是多少？", doc, row) == []
+
+
+def test_the_clause_the_question_names_most_of_beats_those_naming_part_of_it_but_not_those_naming_their_own():
+    from aegis_tui.answer.pipeline import _singled_out
+    from aegis_tui.answer.states import Answer
+
+    def facts(rows):
+        return [SimpleNamespace(key=str(i), fact=AtomicFact(subject=s, predicate=p, object_value=v,
+                                                            fact_type=FactType.NUMERIC, source_text=t))
+                for i, (s, p, v, t) in enumerate(rows)]
+
+    members = facts([
+        ("domestic travel", "daily meal allowance", f"${v}",
+         f"The daily meal allowance for {m} staff is ${v} for domestic travel.")
+        for m, v in (("Silver Ceramics", 7001), ("Silver Brewing", 8945), ("Ashford Ceramics", 1633), ("Upland Mills", 44))])
+    ans = Answer(question="What is the daily meal allowance for domestic travel at Silver Ceramics?", mode="index")
+    kept = _singled_out(members, {}, ans)
+    assert [f.fact.object_value for f in kept] == ["$7001"]
+
+    both = facts([("入住定点护理机构", "基金支付比例", "75%", "入住定点护理机构的，基金支付比例为75%"),
+                  ("接受居家上门护理", "基金支付比例", "80%", "接受居家上门护理的，基金支付比例为80%")])
+    ans = Answer(question="长期护理保险住护理机构和在家上门护理，基金各自的支付比例是多少？", mode="index")
+    assert len(_singled_out(both, {}, ans)) == 2  # each clause holds words of its own

@@ -338,9 +338,10 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
     """Among chosen facts that state the same thing (the same asked predicate word, else the same predicate) in
     different clauses, the clauses the question's other words single out: a question term that some of those
     clauses hold and others do not ("silver" in "the daily meal allowance … at Silver Ceramics", against every
-    other member's identical clause) drops the clauses holding none of them. A clause holding fewer of them than
-    another is kept: the question may name two of them, one in fewer words ("在职职工和不到75岁的退休人员",
-    "住护理机构和在家上门护理"). texts: each fact's clause with its section and headers, by key."""
+    other member's identical clause) drops the clauses whose such terms another clause holds too, with more. A
+    clause holding terms no other holds is kept, however few: the question may name two of them, one in fewer
+    words ("在职职工和不到75岁的退休人员", "住护理机构和在家上门护理"). texts: each fact's clause with its section and
+    headers, by key."""
     from .relevance import terms
 
     asked = asked_predicates(ans.question)
@@ -355,8 +356,11 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
         if len({frozenset(h) for h in held.values()}) < 2:
             continue
         common = set.intersection(*held.values())
-        telling = {f.key: len(held[f.key] - common) for f in group}
-        dropped |= {k for k, n in telling.items() if not n}
+        telling = {f.key: held[f.key] - common for f in group}
+        # a clause whose telling words another clause holds all of, and more, is not the one the question means
+        # (Silver Brewing's, Ashford Ceramics' beside Silver Ceramics'); clauses holding words of their own each
+        # are each named (在职职工 and 退休人员, 住护理机构 and 上门护理)
+        dropped |= {k for k, mine in telling.items() if any(mine < theirs for theirs in telling.values())}
     ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
                      "reason": "the question's other words single out another clause stating the same thing"}
                     for f in facts if f.key in dropped]
