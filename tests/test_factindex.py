@@ -149,20 +149,18 @@ def test_a_true_journal_loads_complete_facts_with_scope_and_evidence(tmp_path):
         assert key in mileage
 
 
-def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kept(tmp_path):
-    import json as _json
-
+def _index_with_labels(doc: Document, tmp_path, label) -> tuple:
+    """Index a document with a fake engine whose reply to each labelling prompt is label(prompt) (subject,
+    predicate); the index and the prompts asked."""
     from fakes import FakeEngine, Reply
 
-    # "行" of 实行: a single character names no one; the re-ask is told so, and its label is kept
-    doc = Document.from_text("# 住宿费\n\n住宿费实行限额标准，其他人员每人每天不超过500元。\n", "stay.md")
     asked: list[str] = []
 
     def script(req):
-        prompt = req.prompt if isinstance(req.prompt, str) else _json.dumps(req.prompt, ensure_ascii=False)
+        prompt = req.prompt if isinstance(req.prompt, str) else json.dumps(req.prompt, ensure_ascii=False)
         asked.append(prompt)
-        subject = "其他人员" if "names nothing" in prompt else "行"
-        return Reply(_json.dumps({"subject": subject, "predicate": "每人每天不超过"}, ensure_ascii=False), "eog")
+        subject, predicate = label(prompt)
+        return Reply(json.dumps({"subject": subject, "predicate": predicate}, ensure_ascii=False), "eog")
 
     engine = FakeEngine(n_parallel=1, script=script)
     try:
@@ -170,33 +168,25 @@ def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kep
         indexer.run(threading.Event())
     finally:
         engine.close()
-    [fact] = [f.fact for f in indexer.index.facts.values() if f.fact.object_value == "500元"]
+    return indexer.index, asked
+
+
+def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kept(tmp_path):
+    # "行" of 实行: a single character names no one; the re-ask is told so, and its label is kept
+    doc = Document.from_text("# 住宿费\n\n住宿费实行限额标准，其他人员每人每天不超过500元。\n", "stay.md")
+    index, asked = _index_with_labels(
+        doc, tmp_path, lambda prompt: ("其他人员" if "names nothing" in prompt else "行", "每人每天不超过"))
+    [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == "500元"]
     assert fact.subject == "其他人员" and len(asked) == 2
 
 
 def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path):
-    import json as _json
-
-    from fakes import FakeEngine, Reply
-
     # "Trip | 31 days" for 45 days: the predicate is the clause's other figure, not what 45 days is
     doc = Document.from_text("# Trips\n\nEach trip may last up to 31 days, or up to 45 days with the extension.\n",
                              "trip.md")
-    asked: list[str] = []
-
-    def script(req):
-        prompt = req.prompt if isinstance(req.prompt, str) else _json.dumps(req.prompt, ensure_ascii=False)
-        asked.append(prompt)
-        predicate = "last up to" if "another figure" in prompt else "31 days"
-        return Reply(_json.dumps({"subject": "trip", "predicate": predicate}), "eog")
-
-    engine = FakeEngine(n_parallel=1, script=script)
-    try:
-        indexer = IndexStore(engine, MODEL_ID, tmp_path).indexer(doc)
-        indexer.run(threading.Event())
-    finally:
-        engine.close()
-    labels = {f.fact.object_value: f.fact.predicate for f in indexer.index.facts.values()}
+    index, asked = _index_with_labels(
+        doc, tmp_path, lambda prompt: ("trip", "last up to" if "another figure" in prompt else "31 days"))
+    labels = {f.fact.object_value: f.fact.predicate for f in index.facts.values()}
     assert labels.get("45 days") != "31 days" and "another figure" in "".join(asked)
 
 
