@@ -358,7 +358,7 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
         common = set.intersection(*held.values())
         telling = {f.key: held[f.key] - common for f in group}
         # a clause whose telling words another clause holds all of, and more, is not the one the question means
-        # (Silver Brewing's, Ashford Ceramics' beside Silver Ceramics'); clauses holding words of their own each
+        # (Silver Brewing's, Ashford Ceramics' beside Silver Ceramics'); clauses that each hold words of their own
         # are each named (在职职工 and 退休人员, 住护理机构 and 上门护理)
         dropped |= {k for k, mine in telling.items() if any(mine < theirs for theirs in telling.values())}
     ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
