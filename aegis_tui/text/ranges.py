@@ -7,6 +7,7 @@ Pure text: a range is two bounds with their inclusiveness and a unit (the unit a
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -116,9 +117,13 @@ def bound_numbers(question: str) -> list[tuple[int, int]]:
     return [span for _, span in _stated(question)] if _N.search(question) else []
 
 
-def _given(question: str) -> list[Interval]:
+@functools.lru_cache(maxsize=64)
+def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
-    and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月")."""
+    and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
+    fact's and row's label is compared with it."""
+    if not _N.search(question) and not _CN_FIGURE.search(question):
+        return ()  # no figure: the range patterns need not run (they cost a compile the first time in a process)
     stated = _stated(question)
     given = [r for r, _ in stated]
     spans = [span for _, span in stated]
@@ -126,25 +131,22 @@ def _given(question: str) -> list[Interval]:
     points += [(float(chinese_to_decimal(m.group(1))), m.group(2), m.start()) for m in _CN_FIGURE.finditer(question)
                if chinese_to_decimal(m.group(1)) > 1]
     given += [Interval(v, True, v, True, _unit(u)) for v, u, at in points if not any(a <= at < b for a, b in spans)]
-    return given
+    return tuple(given)
 
 
 def meets(label: str, question: str) -> bool:
     """Whether a label names a range that holds what the question gives ("退休人员（不满75周岁）", "不到75岁")."""
-    if not _N.search(question) and not _CN_FIGURE.search(question):
-        return False
-    r = interval(label)
-    return r is not None and any(r.contains(g) for g in _given(question))
+    given = _given(question)
+    r = interval(label) if given else None
+    return r is not None and any(r.contains(g) for g in given)
 
 
 def holding(labels: list[str], question: str) -> set[str] | None:
     """The labels whose range holds what the question gives (a figure, or a range it states), when some labels
     are ranges and some of them hold it and others do not; None otherwise (the question gives no figure, or it
     decides nothing)."""
-    if not _N.search(question) and not _CN_FIGURE.search(question):
-        return None  # before the labels are parsed: their patterns cost a compile the first time in a process
     given = _given(question)
-    if not given:
+    if not given:  # before the labels are parsed
         return None
     ranges = {label: r for label in dict.fromkeys(labels) if (r := interval(label)) is not None}
     if len(ranges) < 2:
