@@ -276,7 +276,8 @@ def test_ab_quick_json(cli, tmp_path, embedded_model):
     assert list(modes) == ["baseline", "fan_out", "index_cold", "index_warm"]
     for key, m in modes.items():
         assert AB_KEYS <= m.keys()
-        assert m["completed"] == m["total"] == 4
+        errors = m["failures"] + [r["error"] for r in level["answers"][key] if r["error"]]
+        assert m["completed"] == m["total"] == 4, (key, errors)
         assert m["avg_e2e_s"] > 0 and 0 <= m["overhead_share"] <= 1   # 1: warm answers that sent no request
         if key != "baseline":
             assert m["unsupported_numbers"] == 0               # by construction: only verified numbers are said

@@ -190,6 +190,47 @@ def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path
     assert labels.get("45 days") != "31 days" and "another figure" in "".join(asked)
 
 
+def test_questions_ensuring_values_at_once_share_one_run(tmp_path):
+    # two answers (or an answer and the background run) that find no run going must not each start one: the
+    # second used to raise "the index is already being built" and lose its answer. A barrier in run() holds
+    # both callers at the moment they would start a run, where the race happened
+    from fakes import FakeEngine, Reply
+
+    from aegis_tui.answer.factindex import Indexer
+
+    doc = Document.from_text("# Fees\n\nThe entry fee is 30 dollars. The annual fee is 120 dollars.\n", "fees.md")
+    engine = FakeEngine(n_parallel=2, script=lambda req: Reply('{"subject": "member", "predicate": "fee"}', "eog"))
+    gate = threading.Barrier(2, timeout=2)
+
+    class Gated(Indexer):
+        def run(self, cancel, only=None):
+            gate.wait()
+            super().run(cancel, only)
+
+    errors: list[BaseException] = []
+    try:
+        store = IndexStore(engine, MODEL_ID, tmp_path)
+        base = store.indexer(doc)
+        indexer = Gated(engine=engine, index=base.index)
+        keys = list(indexer.index.candidates)
+
+        def ask() -> None:
+            try:
+                indexer.ensure(keys, threading.Event())
+            except BaseException as exc:  # noqa: BLE001 - the test reports it
+                errors.append(exc)
+
+        threads = [threading.Thread(target=ask) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+    finally:
+        engine.close()
+    assert not [e for e in errors if not isinstance(e, threading.BrokenBarrierError)], errors
+    assert len(keys) == 2 and all(indexer.index.is_done(k) for k in keys)
+
+
 # -- with the model ------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -258,7 +258,10 @@ class Indexer:
             self._queue = deque(front + rest)
 
     def ensure(self, keys: list[str], cancel: threading.Event) -> None:
-        """Return once every key is labelled (verified or rejected), labelling them first if no run is going."""
+        """Return once every key is labelled (verified or rejected), labelling them first if no run is going.
+
+        Questions asked at once, and the background run, share the indexer: whoever finds no run going claims
+        it in the same locked step, so two never start one each."""
         self.prioritize(keys)
         while True:
             with self.index.lock:
@@ -271,7 +274,8 @@ class Indexer:
                     if cancel.is_set():
                         return
                     continue
-            self.run(cancel, only=left)
+                self._claim()
+            self._run(cancel, only=left)
             if cancel.is_set():
                 return
 
@@ -291,9 +295,16 @@ class Indexer:
         with self.index.lock:
             if self._running:
                 raise AegisError("the index is already being built")
-            self._running = True
-            self._t0, self._done0 = time.perf_counter(), self.index.done
-            self._skipped = set()
+            self._claim()
+        self._run(cancel, only)
+
+    def _claim(self) -> None:
+        """Mark a run as going (the caller holds the index lock and has seen none going)."""
+        self._running = True
+        self._t0, self._done0 = time.perf_counter(), self.index.done
+        self._skipped = set()
+
+    def _run(self, cancel: threading.Event, only: list[str] | None) -> None:
         wanted = set(only) if only is not None else None
         inflight: list[_Request] = []
         try:

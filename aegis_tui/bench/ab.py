@@ -205,6 +205,7 @@ def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int,
             # the same question is compared within seconds on a machine whose load drifts
             rows: dict[str, list[dict]] = {key: [] for key in modes}
             walls = dict.fromkeys(modes, 0.0)
+            failed: dict[str, list[str]] = {key: [] for key in modes}
             samplers = {key: Sampler(engine) for key in modes}
             for at in range(0, n_questions, c):
                 batch = qs[at:at + c]
@@ -220,12 +221,13 @@ def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int,
                              else None)
                     with samplers[key]:
                         got, w = _batch(Pipeline(timed, cfgs[key], indexes=store), timed, doc, batch,
-                                        MODES[key][0], prog)
+                                        MODES[key][0], prog, failed[key])
                     rows[key] += got
                     walls[key] += w
             level: dict = {"concurrency": c, "modes": {}, "answers": rows}
             for key in modes:
-                level["modes"][key] = _summary(rows[key], n_questions, walls[key], samplers[key].summary())
+                level["modes"][key] = {**_summary(rows[key], n_questions, walls[key], samplers[key].summary()),
+                                       "failures": failed[key]}
             level["ratios"] = _ratios(level)
             out["levels"].append(level)
     finally:
@@ -236,8 +238,9 @@ def measure(model: str, doc, doc_name: str, levels: list[int], n_questions: int,
     return out
 
 
-def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[list[dict], float]:
-    """Answer questions at once, one thread each: a row per answer, and the batch's wall time."""
+def _batch(pipe, timed, doc, questions: list[str], mode: str, prog, failed: list[str]) -> tuple[list[dict], float]:
+    """Answer questions at once, one thread each: a row per answer, and the batch's wall time. An answer that
+    raised has no row; "question: error" goes to failed (it counts as not completed)."""
     from ..answer.verify import unsupported_numbers
 
     answers: list = [None] * len(questions)
@@ -246,6 +249,8 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog) -> tuple[lis
     def work(i: int) -> None:
         try:
             answers[i] = pipe.answer(doc, questions[i], mode=mode)
+        except Exception as exc:  # reported in the results, not as a thread's traceback on stderr
+            failed.append(f"{questions[i]}: {type(exc).__name__}: {exc}")
         finally:
             calls[i] = timed.take()
             prog.done_one()
@@ -373,6 +378,7 @@ def text_report(r: dict) -> list[Block]:
                 rows.append([label] + [m[k].get(key) for k in keys])
         text += ["", f"C={lv['concurrency']}:", Table(["metric"] + [MODES[k][2] for k in keys], rows)]
         text += [f"  {k} = {fmt(v)}" for k, v in lv["ratios"].items() if not isinstance(v, list)]
+        text += [f"  {MODES[k][2]} failed: {f}" for k in keys for f in m[k].get("failures", [])]
     if r.get("goals"):
         text += ["", "Goals (issue 13): " + ", ".join(f"{k} {'met' if v else 'NOT met'}" for k, v in r["goals"].items())]
     la = r.get("load_avg") or {}
