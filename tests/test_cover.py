@@ -486,6 +486,30 @@ def test_a_fact_under_a_sibling_compound_is_another_scope():
     assert chosen("After how many days are long-term disability benefits paid?")[0] == {"180 days"}
 
 
+@pytest.mark.parametrize("text, labels, question, case_question", [
+    ("# 住院待遇\n\n起付线标准：一级医院300元；二级医院600元。\n第二次住院起付线按上述标准的50%计算。\n",
+     {"300元": ("一级医院", "起付线标准"), "600元": ("二级医院", "起付线标准"), "50%": ("第二次住院", "起付线")},
+     "一级医院和二级医院的起付线分别是多少？", "第二次住院的起付线是多少？"),
+    ("# Deductibles\n\nThe deductible is $500 for members. For a second claim the deductible is 50% of the standard "
+     "deductible.\n", {"$500": ("members", "deductible"), "50%": ("second claim", "deductible")},
+     "What is the deductible for members?", "What is the deductible for a second claim?"),
+], ids=["zh", "en"])
+def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labels, question, case_question):
+    # the measure in its own dimension answers; the share of it ("按上述标准的50%") is the rule of a case the
+    # question does not name — unless it names that case
+    doc, index = labelled(text, labels)
+    facts = list(index.facts.values())
+    assert len(facts) == len(labels)
+
+    def chosen(q: str):
+        found = cover(q, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+    got, reasons = chosen(question)
+    assert "50%" not in got and got and any("share of the measure" in r for r in reasons.values())
+    assert "50%" in chosen(case_question)[0]
+
+
 @pytest.mark.parametrize("question, words", [
     ("员工去新加坡出差，住宿的报销标准是多少？", ["去新加坡"]),   # not the characters 员工 and 出差 take
     ("What is the limit for car hire excess?", ["limit", "car", "hire"]),

@@ -30,6 +30,7 @@ from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, key_offset, predicate_asked
+from .rules import admitted_dimensions
 from .states import State
 from .structural import names, short_title, title_of
 
@@ -317,6 +318,14 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     contrary = {f.key for f in shortlist if f.key in named and mine
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
     named -= contrary
+    # a fact giving a measure as a share of itself ("第二次住院起付线按上述标准的50%计算", "the deductible is 50% of the
+    # standard deductible") states a case's rule: beside facts giving that measure in its own dimension it answers
+    # only a question naming its case
+    own = {f.key: want for f in shortlist if f.key in named and (want := admitted_dimensions(f.fact.predicate))}
+    shares = {k for k, (key, dims) in own.items() if dimension_of(by_key[k].fact.object_value) not in dims
+              and any(w[0] == key and dimension_of(by_key[j].fact.object_value) in w[1] for j, w in own.items())
+              and not _names_entity(question, by_key[k].fact.subject)}
+    named -= shares
     covered: dict[str, float] = {t: 0.0 for t in asked}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
@@ -379,6 +388,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is about a sibling of what the question names (long-term beside short-term)" if k in contrary else
+                   "its value is a share of the measure other facts give, for a case the question does not name"
+                   if k in shares else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}
