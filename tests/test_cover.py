@@ -360,9 +360,13 @@ def test_a_part_of_the_question_nothing_chosen_answers_yet_is_answered_on_its_ow
     assert not {v for _, v in chosen} & {"800元", "88%", "90%"}  # not another level's, nor the other fund's
 
 
-def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks():
+@pytest.mark.parametrize("age_label", [
+    ("重大疾病津贴", "确诊时已年满"),   # the predicate says it is a threshold
+    ("疾病", "确诊"),                  # it does not; the quote states the value as one (年满60周岁)
+])
+def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks(age_label):
     doc, index = labelled("# 重大疾病津贴\n\n被保险人确诊重大疾病的，给付重大疾病津贴。确诊时已年满60周岁的，重大疾病津贴为3万元。\n",
-                          {"60周岁": ("重大疾病津贴", "确诊时已年满"), "3万元": ("重大疾病津贴", "津贴")})
+                          {"60周岁": age_label, "3万元": ("重大疾病津贴", "津贴")})
     facts = list(index.facts.values())
     assert {f.fact.object_value for f in facts} == {"60周岁", "3万元"}
 

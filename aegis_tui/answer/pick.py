@@ -150,6 +150,15 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     return what, _stemmed(f.fact.subject)
 
 
+def _as_stated(fact) -> str:
+    """A fact's value with the few words around it in its quote ("已年满60周岁的", "aged 65 or over"): where the
+    document states it as a bound, this is the range it bounds."""
+    at = fact.source_text.find(fact.object_value)
+    if at < 0:
+        return ""
+    return fact.source_text[max(0, at - 6):at + len(fact.object_value) + 6]
+
+
 def _names_entity(question: str, subject: str) -> bool:
     """Whether the question names a fact's subject: in full, or by a range holding what it gives."""
     return names(question, subject) or meets(subject, question)
@@ -303,7 +312,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     given = {m.quantity.dimension for m in find_quantities(question)
              if not (m.quantity.value == 1 and m.quantity.dimension == "time")}  # 一年, a day: a period
     met = {f.key for f in shortlist if f.key in named and dimension_of(f.fact.object_value) in given
-           and THRESHOLD_PREDICATE.search(f.fact.predicate)}
+           and (THRESHOLD_PREDICATE.search(f.fact.predicate) or meets(_as_stated(f.fact), question))}
     named -= met
     # what the question gives decides between facts labelled by cases of it (妊娠未满4个月流产的 / 妊娠满4个月流产的,
     # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case
