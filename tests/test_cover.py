@@ -562,3 +562,29 @@ def test_the_clause_the_question_names_most_of_beats_those_naming_part_of_it_but
                   ("接受居家上门护理", "基金支付比例", "80%", "接受居家上门护理的，基金支付比例为80%")])
     ans = Answer(question="长期护理保险住护理机构和在家上门护理，基金各自的支付比例是多少？", mode="index")
     assert len(_singled_out(both, {}, ans)) == 2  # each clause holds words of its own
+
+
+@pytest.mark.parametrize("question, absent", [
+    ("What is the response time for Severity 3 incidents?", ["Severity 3"]),
+    ("What is the response time for severity 2 incidents?", []),
+    ("What do Classes 2 through 5 get?", ["Classes 2 through 5"]),     # 5 is not numbered
+    ("What do classes 1-3 get?", []),
+    ("What does section 7 say about fees?", []),                        # the document's divisions: not a series
+    ("How long does Phase 2 last?", []),                                # a series the document does not number
+])
+def test_a_member_of_a_series_the_document_does_not_number_is_named_as_absent(question, absent):
+    from aegis_tui.answer.pick import unnumbered
+
+    doc = Document.from_text("# Service\n\nSeverity 1 incidents get a reply within 15 minutes, Severity 2 within "
+                             "2 hours. Classes 1 to 4 are covered; see Section 2 and Section 3.\n", "sla.md")
+    assert unnumbered(question, doc) == absent
+
+
+def test_a_word_differently_derived_names_the_same_thing():
+    # "made redundant" names the redundancy item; the named storm's waiting period answers another question
+    doc, index = labelled("# Waiting periods\n\n- Cancellation due to redundancy: 60 days\n"
+                          "- Claims arising from a named storm: 3 days\n",
+                          {"60 days": ("redundancy", "waiting period"), "3 days": ("named storm", "waiting period")})
+    facts = list(index.facts.values())
+    found = cover("If I was made redundant, what is the waiting period?", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in found[0]} == {"60 days"}

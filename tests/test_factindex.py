@@ -410,3 +410,23 @@ def test_one_figure_asked_about_an_unmentioned_thing_falls_back_with_the_reason(
     assert ans.answer.endswith("It does not mention: limit, car, hire."), ans.answer
     named = pipe.answer(doc, "What is the excess for personal liability?")
     assert [fv.fact.object_value for fv in named.report.verified] == ["£180"], named.to_json()
+
+
+def test_a_member_of_a_series_the_document_does_not_number_falls_back_and_says_so(tmp_path):
+    # "Severity 3" where the table has Severity 1 and 2: another severity's figure would answer another question
+    from fakes import FakeEngine
+
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+    from aegis_tui.answer.states import Outcome
+
+    doc = Document.from_text("# Service levels\n\n| Severity | Response time |\n| --- | --- |\n"
+                             "| Severity 1 | 15 minutes |\n| Severity 2 | 2 hours |\n", "sla.md")
+    engine = FakeEngine(n_parallel=1)  # table cells are labelled from the table: no request
+    try:
+        pipe = Pipeline(engine, PipelineConfig(strategy="index"), indexes=IndexStore(engine, MODEL_ID, tmp_path))
+        absent = pipe.answer(doc, "What is the response time for Severity 3 incidents?")
+        named = pipe.answer(doc, "What is the response time for Severity 2 incidents?")
+    finally:
+        engine.close()
+    assert absent.state == Outcome.FALLBACK and absent.answer.endswith("It does not mention: Severity 3."), absent.answer
+    assert [fv.fact.object_value for fv in named.report.verified] == ["2 hours"], named.to_json()

@@ -15,13 +15,17 @@ import re
 from ..text.document import Document
 from ..text.entities import same_entity, stem
 from ..text.lexicon import (
+    AGENT_ENDINGS_EN,
     ASKED_DIMENSIONS,
     ASKS_SEVERAL,
     CONJUNCTIONS_ZH,
     FUNCTION_ZH,
+    NUMBER_RANGE_EN,
+    NUMBERED_NAME_EN,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
+    SERIES_NAMES_EN,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
@@ -111,6 +115,14 @@ def _derived(a: str, b: str) -> bool:
     or by a final e."""
     short, long_ = sorted((a, b), key=len)
     return long_.startswith(short) and (len(long_) - len(short) >= 2 or long_ == short + "e")
+
+
+def _kin(a: str, b: str) -> bool:
+    """Whether two English stems are one word with different endings (redundant ~ redundancy, respond ~
+    response): they share six letters or more and all but the last three of the shorter, and neither ending
+    makes a party of it (employer / employee)."""
+    p = len(os.path.commonprefix((a, b)))
+    return p >= 6 and p >= min(len(a), len(b)) - 3 and not {a[p:], b[p:]} & AGENT_ENDINGS_EN
 
 
 _DF: dict[str, tuple[int, dict[str, int]]] = {}
@@ -216,6 +228,46 @@ def unmentioned(question: str, doc: Document) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def _series_name(word: str) -> str:
+    """A series name in the singular, lower-cased ("Classes" → class, "Severities" → severity); '' for a word that
+    names no series."""
+    w = word.lower()
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "xes", "zes", "ches", "shes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w if w in SERIES_NAMES_EN else ""
+
+
+def _numbered(text: str, only: set[str] | None = None) -> dict[str, set[int]]:
+    """The numbers a text gives each series name ("Classes 2 and 3", "Tiers 1-3"); a number that is a quantity
+    ("Level 3 days") is not a member's number."""
+    out: dict[str, set[int]] = {}
+    for m in NUMBERED_NAME_EN.finditer(text):
+        name = _series_name(m.group(1))
+        if not name or only is not None and name not in only:
+            continue
+        if any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(text[m.start(2):m.end(2) + 16])):
+            continue
+        nums = {int(n) for n in re.findall(r"\d+", m.group(2))}
+        for lo, hi in NUMBER_RANGE_EN.findall(m.group(2)):
+            nums.update(range(int(lo), int(hi) + 1))
+        out.setdefault(name, set()).update(nums)
+    return out
+
+
+def unnumbered(question: str, doc: Document) -> list[str]:
+    """The members of a series the question names that the document numbers otherwise, as the question writes
+    them ("Severity 3" where it has only Severity 1 and 2; "Tier 5" beside Tiers 1-4): what the question asks
+    about is not in the document, and a figure of another member would answer another question."""
+    mine = _numbered(question)
+    theirs = _numbered(doc.text, set(mine)) if mine else {}
+    return [m.group(0) for m in NUMBERED_NAME_EN.finditer(question)
+            if (name := _series_name(m.group(1))) in theirs and not _numbered(m.group(0))[name] <= theirs[name]]
+
+
 def listing(question: str, doc: Document, facts: list) -> list[str]:
     """When the facts left to answer a question list the document's figures of a kind instead of answering it,
     what the question names that the document never mentions; [] when they answer it. A question that asks for
@@ -268,10 +320,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         blanked = blanked[:a] + " " * (b - a) + blanked[b:]
     wanted = _stemmed(blanked)
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
-    # executiv ~ executive): the same word, differently derived; one letter apart other than a final e, they are
-    # different words (employe, employer)
+    # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
+    # differently derived; one letter apart other than a final e, or a party's ending, they are different words
+    # (employe, employer)
     alias = {v: a for a in wanted if a.isascii() and len(a) >= 4 for v in df
-             if v != a and v.isascii() and len(v) >= 4 and _derived(a, v)}
+             if v != a and v.isascii() and len(v) >= 4 and (_derived(a, v) or _kin(a, v))}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None

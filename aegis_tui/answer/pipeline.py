@@ -17,7 +17,7 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import choose, listing, listing_reason
+from .pick import choose, listing, listing_reason, unnumbered
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
@@ -168,6 +168,8 @@ class Pipeline:
         absent: list[str] = []
         if not cands:
             job.enter(State.FALLBACK, "no clause of the document matches the question")
+        elif absent := unnumbered(ans.question, doc):
+            job.enter(State.FALLBACK, f"the question names {', '.join(absent)}, which the document does not number")
         elif not shortlist:
             job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
         else:

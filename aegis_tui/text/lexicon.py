@@ -160,6 +160,18 @@ GENERIC_SUBJECTS = frozenset({
     "相关规定", "规定", "标准", "本办法", "该", "其", "此", "上述", "文件", "政策", "it", "this", "that", "they",
     "the policy", "policy", "the document", "document", "standard", "rule"})
 
+# Names that documents number as a series of kinds ("Severity 1", "Classes 2 and 3", "Tiers 1-3", "Zone 4"), in
+# the singular: a member the document does not number is something it does not contain (not the document's own
+# divisions, section or article: a question may number those as the document's headings do without the word)
+SERIES_NAMES_EN = frozenset({"class", "category", "type", "severity", "priority", "band", "option", "tranche",
+                             "series", "zone", "tier", "level", "grade", "phase", "stage", "group"})
+# A word and its numbers ("Severity 1", "Class 4", "Classes 2 and 3", "Tiers 1-3"): a list (and, or, a comma) or a
+# range (to, through, a dash)
+NUMBERED_NAME_EN = re.compile(r"\b([A-Za-z]{3,})\s+(\d{1,2}(?:\s*(?:,|and|or|to|through|-|–)\s*\d{1,2})*)\b(?![.,:]?\d)")
+NUMBER_RANGE_EN = re.compile(r"(\d{1,2})\s*(?:to|through|-|–)\s*(\d{1,2})")
+# Endings that turn a word into the one who does or receives it (employer / employee, insurer): two words of
+# one family that differ by these name different parties, not one thing differently derived
+AGENT_ENDINGS_EN = frozenset({"r", "e", "er", "ee", "or"})
 # English verbs whose past forms no suffix rule reaches ("must be held" ~ "hold it", "is paid" ~ "pay"): morphology,
 # a closed list of the language's irregular verbs as policies use them, not any document's vocabulary
 IRREGULAR_EN = {
