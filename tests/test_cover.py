@@ -254,7 +254,12 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("项目金额达到多少就必须公开招标？", {"money"}),
     ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
     ("How long is the waiting period, and what is the cap?", None),  # one part does not say
-    ("住院津贴每天给多少？", None),
+    # what is paid, with no unit: an amount or a share, never a period ("每次住院给付日数最长30天")
+    ("住院津贴每天给多少？", {"money", "percent"}),
+    ("住院津贴每天给多少？如果住进ICU每天又是多少？", {"money", "percent"}),   # 又是多少: the same kind again
+    ("How much will you pay for a filling?", {"money", "percent"}),
+    ("How much time do I have to claim?", None),
+    ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say
     # 有没有 asks: the part before it is the scope ("科研项目购买图书资料")
     ("科研项目购买图书资料，单次报销有没有金额上限？", {"money"}),
 ])
@@ -375,7 +380,7 @@ def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks(age_lab
         return {index.facts[k].fact.object_value for k in found[0]}, found[1]
 
     # 62岁 meets 年满60周岁: the threshold says when the allowance is paid, not how much
-    got, reasons = chosen("我已经62岁了，确诊重大疾病的话，重大疾病津贴能拿到多少？")
+    got, reasons = chosen("我已经62岁了，确诊重大疾病的话，重大疾病津贴是多少？")  # 是多少: any kind of quantity
     assert got == {"3万元"} and any("threshold" in r for r in reasons.values())
     # asked with no figure of its own, the age stays a fact the question's words may choose
     got, _ = chosen("确诊时年满多少岁，才能拿到重大疾病津贴？")

@@ -16,7 +16,9 @@ from ..text.document import Document
 from ..text.entities import same_entity, stem
 from ..text.lexicon import (
     AGENT_ENDINGS_EN,
+    ASKED_AGAIN,
     ASKED_DIMENSIONS,
+    ASKED_PAYMENT,
     ASKS_SEVERAL,
     CONJUNCTIONS_ZH,
     FUNCTION_ZH,
@@ -46,8 +48,14 @@ def asked_dimensions(question: str) -> set[str] | None:
     """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
     say (then any value may answer it)."""
     out: set[str] = set()
+    before: set[str] = set()
     for part in question_parts(question):
         dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
+        if not dims and ASKED_PAYMENT.search(part):
+            dims = {"money", "percent"}
+        if not dims and ASKED_AGAIN.search(part):
+            dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
+        before = dims
         if not dims:
             return None
         out |= dims

@@ -73,6 +73,12 @@ ASKED_DIMENSIONS = (
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
 )
+# A part asking again what the part before it asked ("住进ICU每天又是多少？")
+ASKED_AGAIN = re.compile(r"又(?:是|有|能|可以|该|要)?多少")
+# What is paid, asked with no unit ("每天给多少", "能报多少", "how much will you pay"): an amount or a share of one,
+# never a period or a count
+ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)(?:付|偿|销|助|到|放|取|纳|还|除)?多少(?![个天日周月年岁次人件小])|"
+                           r"\bhow\s+much\b(?!\s+(?:time|of|longer)\b)", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
