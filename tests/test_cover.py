@@ -593,3 +593,22 @@ def test_a_word_differently_derived_names_the_same_thing():
     facts = list(index.facts.values())
     found = cover("If I was made redundant, what is the waiting period?", doc, facts, {})
     assert {index.facts[k].fact.object_value for k in found[0]} == {"60 days"}
+
+
+@pytest.mark.parametrize("text, labels, question, value", [
+    # the clause opens with whom it is about, and the model's subject is the thing paid for
+    ("# 生育待遇\n\n女职工的产前检查费用，按每孕次限额1500元支付；男职工的未就业配偶，产前检查费用按每孕次限额800元支付。\n",
+     {"1500元": ("女职工的产前检查费用", "按每孕次限额"), "800元": ("产前检查费用", "按每孕次限额")},
+     "我是男职工，老婆怀孕的产前检查费用能报多少？", "800元"),
+    ("# Benefits\n\nFor hourly staff, the weekly benefit is $650. For salaried staff, the weekly benefit is $900.\n",
+     {"$650": ("weekly benefit", "is"), "$900": ("salaried staff weekly benefit", "is")},
+     "What is the weekly benefit for hourly staff?", "$650"),
+], ids=["zh", "en"])
+def test_the_phrase_opening_a_clause_says_whom_its_value_is_for(text, labels, question, value):
+    # whom a clause is about may stand before its comma, outside the subject the model chose; a fact that shares
+    # only the head of what the question names (职工, staff) and names nothing of its own is not its peer
+    doc, index = labelled(text, labels)
+    facts = list(index.facts.values())
+    assert len(facts) == 2
+    found = cover(question, doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in found[0]} == {value}

@@ -73,6 +73,10 @@ def question_parts(question: str) -> list[str]:
 # a fact's predicate or subject naming a question word counts fully; its section or table caption, and its clause,
 # this much
 SECTION_WEIGHT = 0.5
+# the phrase opening a clause before its comma names whom the clause is about when it is at most this long
+TOPIC_MAX = 24
+TOPIC_COMMAS = "，,"
+CLAUSE_ENDS = "，,；;。：:\n"
 CHAR_WEIGHT = 0.25  # a single Chinese character of the question, beside its bigrams
 CLAUSE_WEIGHT = 0.3
 # a caption this long still titles its table for matching (a predicate joined with one keeps to factindex's bound)
@@ -167,7 +171,23 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     add(f.section, SECTION_WEIGHT)
-    return what, _stemmed(f.fact.subject)
+    return what, _stemmed(f.fact.subject) | _stemmed(_topic(f.fact))
+
+
+def _topic(fact) -> str:
+    """The phrase that opens the fact's clause before a comma, when its subject and value follow it: whom the
+    clause is about ("参保男职工的未就业配偶，产前检查费用按每孕次限额800元支付", "For part-time staff, the benefit
+    is 60%"); '' when the subject opens the clause itself or the phrase holds a figure."""
+    quote = fact.source_text
+    at, s = quote.find(fact.object_value), quote.find(fact.subject)
+    if at < 0 or s < 0 or s > at:
+        return ""
+    cut = max(quote.rfind(p, 0, s) for p in TOPIC_COMMAS)
+    if cut < 0:
+        return ""
+    start = max(quote.rfind(p, 0, cut) for p in CLAUSE_ENDS) + 1
+    topic = quote[start:cut].strip()
+    return topic if 1 < len(topic) <= TOPIC_MAX and not any(ch.isdigit() for ch in topic) else ""
 
 
 def _as_stated(fact) -> str:
@@ -443,7 +463,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         top = max((k for k in gains if gains[k] == best), key=lambda k: len(says[k]))
         # a peer about another entity the question names, in full or by a range holding what it gives, comes
         # however few words that entity's name has ("在职职工和不到75岁的退休人员": 在职职工 is shorter)
-        round_ = [k for k, g in gains.items() if says[k] == says[top]
+        # … but not one about fewer of the things the question names and none of its own (女职工's 1500元 beside
+        # the 男职工 spouse's 800元 asked by 男职工: it shares 职工 and names nothing the best does not)
+        round_ = [k for k, g in gains.items() if says[k] == says[top] and not about[k] < about[top]
                   and (g >= PEER_RATIO * best or g > 0 and _names_entity(question, by_key[k].fact.subject))] or [top]
         for k in round_:
             for t, m in match[k].items():
