@@ -612,3 +612,25 @@ def test_the_phrase_opening_a_clause_says_whom_its_value_is_for(text, labels, qu
     assert len(facts) == 2
     found = cover(question, doc, facts, {})
     assert {index.facts[k].fact.object_value for k in found[0]} == {value}
+
+
+WEEKLY = ("# Weekly benefit\n\nThe minimum weekly benefit for every class is $50. Each class is paid a weekly benefit "
+          "of up to $650.\n", {"$50": ("class", "weekly"), "$650": ("class", "weekly benefit")})
+MONTHLY = ("# 津贴\n\n生活津贴每人每月最低发放200元。生活津贴每人每月最高发放500元。\n",
+           {"200元": ("生活津贴", "每人每月"), "500元": ("生活津贴", "每人每月")})
+
+
+@pytest.mark.parametrize("doc_labels, question, value", [
+    (WEEKLY, "What's the most they can get per week?", "$650"),
+    (WEEKLY, "What is the least weekly benefit anyone gets?", "$50"),
+    (MONTHLY, "生活津贴每月最多发多少？", "500元"),
+    (MONTHLY, "生活津贴每月至少发多少？", "200元"),
+])
+def test_a_question_asking_for_the_most_is_not_answered_by_the_least(doc_labels, question, value):
+    # the label may not say which end it is ("class | weekly"); the clause does
+    doc, index = labelled(*doc_labels)
+    facts = list(index.facts.values())
+    assert len(facts) == 2
+    found = cover(question, doc, facts, {})
+    got = {index.facts[k].fact.object_value for k in found[0]}
+    assert got == {value}, found[1]

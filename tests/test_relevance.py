@@ -139,6 +139,24 @@ def test_a_question_naming_a_section_leaves_its_siblings_out(question, kept, dro
     assert kept <= values and not dropped & values
 
 
+RETENTION = Document.from_text(
+    "# Policy\n\n## 2. Customer due diligence\n\nOwners of 25% or more are identified.\n\n## 3. Reports\n\n"
+    "A report is filed within 30 days.\n\n## 6. Record retention\n\nCustomer due diligence records are kept for 5 "
+    "years. Reports are kept for 6 years. The gift register is kept for 3 years.\n", "retention.md")
+
+
+@pytest.mark.parametrize("question,kept,dropped", [
+    # one item of a list names section 2: the section narrows that item, not the items naming other things
+    ("How long must we keep customer due diligence files, reports and the gift register?",
+     {"5 years", "6 years", "3 years"}, set()),
+    # asked alone, the section's sibling stays out unless its clause names the section
+    ("How long must we keep customer due diligence files?", {"5 years"}, {"6 years", "3 years"}),
+])
+def test_a_section_one_item_of_a_list_names_narrows_that_item_only(question, kept, dropped):
+    values = {c.value for c in enumerate_candidates(RETENTION, question, top_k=100, min_ratio=0)}
+    assert kept <= values and not dropped & values
+
+
 @pytest.mark.parametrize("value,head,fragment", [
     ("$12", "The field allowance is $68/day ", "breakfast $12"),  # an item of the parenthesised list
     ("$38", "The field allowance is $68/day ", "dinner $38"),

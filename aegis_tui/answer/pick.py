@@ -20,6 +20,8 @@ from ..text.lexicon import (
     ASKED_DIMENSIONS,
     ASKED_PAYMENT,
     ASKS_SEVERAL,
+    BOUND_LEAST,
+    BOUND_MOST,
     CONJUNCTIONS_ZH,
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
@@ -197,6 +199,20 @@ def _as_stated(fact) -> str:
     if at < 0:
         return ""
     return fact.source_text[max(0, at - 6):at + len(fact.object_value) + 6]
+
+
+def _ends(text: str) -> set[str]:
+    """Which ends of a range a text names: {"most"} (最多, maximum), {"least"} (最低, minimum), both or none."""
+    return {end for end, pattern in (("most", BOUND_MOST), ("least", BOUND_LEAST)) if pattern.search(text)}
+
+
+def _fact_ends(fact) -> set[str]:
+    """Which end a fact's value is: as its label says, else the words of its clause before it ("最低发放200元，…"),
+    else its whole quote."""
+    quote = fact.source_text
+    at = quote.find(fact.object_value)
+    before = quote[max(quote.rfind(p, 0, at) for p in CLAUSE_ENDS) + 1:at] if at >= 0 else ""
+    return _ends(f"{fact.subject} {fact.predicate}") or _ends(before) or _ends(quote)
 
 
 def _names_entity(question: str, subject: str) -> bool:
@@ -408,6 +424,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     contrary = {f.key for f in shortlist if f.key in named and mine
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
     named -= contrary
+    # a question asking for the most (最多, the maximum) is not answered by a value the document gives as the least
+    # (最低, "the minimum weekly benefit … is $50"), nor the other way round
+    ends = _ends(question)
+    opposite = {f.key for f in shortlist if f.key in named and len(ends) == 1
+                and _fact_ends(f.fact) == {"least", "most"} - ends}
+    named -= opposite
     # a fact giving a measure as a share of itself ("第二次住院起付线按上述标准的50%计算", "the deductible is 50% of the
     # standard deductible") states a case's rule: beside facts giving that measure in its own dimension it answers
     # only a question naming its case
@@ -480,6 +502,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is about a sibling of what the question names (long-term beside short-term)" if k in contrary else
+                   f"it is the {'least' if 'most' in ends else 'most'} where the question asks for the "
+                   f"{next(iter(ends), '')}" if k in opposite else
                    "its value is a share of the measure other facts give, for a case the question does not name"
                    if k in shares else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named

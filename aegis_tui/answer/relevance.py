@@ -11,7 +11,15 @@ from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
 from ..text.entities import stem, units
-from ..text.lexicon import CJK_RANGE, FUNCTION_UNITS, PREDICATE_WORDS, QUERY_STOP_EN, QUERY_STOP_ZH, SYNONYMS
+from ..text.lexicon import (
+    CJK_RANGE,
+    FUNCTION_UNITS,
+    PREDICATE_WORDS,
+    QUERY_STOP_EN,
+    QUERY_STOP_ZH,
+    QUESTION_ITEMS,
+    SYNONYMS,
+)
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.ranges import holding
 from ..text.roles import Role, role_at, values_in
@@ -242,6 +250,16 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
     return ""
 
 
+def _named_apart(doc: Document, cand: Candidate, items: list[tuple[str, set[str]]]) -> bool:
+    """Whether a question listing several things ("…customer due diligence files, SAR documentation and the gift
+    register") names the candidate's clause in an item that names no sibling scope of it: the section another
+    item names narrows that item only."""
+    if len(items) < 2:
+        return False
+    own = set(terms(cand.quote))
+    return any(words & own and not _other_scope(doc, cand, item, {}) for item, words in items)
+
+
 def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set[str]]) -> bool:
     """Whether a cell's row is one a figure of the question singles out by its range (see _picked); held caches
     each table's such rows."""
@@ -330,7 +348,8 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     cands = list(document_candidates(doc))
     asked = expand_question(question)  # "hotel" names the Lodging section
     picks: dict = {}
-    cands = [c for c in cands if not _other_scope(doc, c, asked, picks)]
+    items = [(i, t) for i in QUESTION_ITEMS.split(asked) if (t := set(terms(i)))]
+    cands = [c for c in cands if not _other_scope(doc, c, asked, picks) or _named_apart(doc, c, items)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)

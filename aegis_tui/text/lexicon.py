@@ -73,6 +73,14 @@ ASKED_DIMENSIONS = (
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
 )
+# Which end of a range a word names: the most (最多, maximum, capped) or the least (最低, minimum, at least)
+BOUND_MOST = re.compile(r"最多|最高|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|up\s+to|capped|ceiling|no\s+more\s+than)\b",
+                        re.IGNORECASE)
+BOUND_LEAST = re.compile(r"最少|最低|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|floor|no\s+less\s+than)\b",
+                         re.IGNORECASE)
+# Where a question lists the things it asks about ("X, Y and Z", "甲、乙和丙"): not a comma between clauses ("If we
+# leave early, what …", "请一位副教授来参加评审会，…")
+QUESTION_ITEMS = re.compile(r"、|以及|[和及与]|\s+(?:and|or)\s+|,\s+(?=[^,?]*\s(?:and|or)\s)")
 # A part asking again what the part before it asked ("住进ICU每天又是多少？")
 ASKED_AGAIN = re.compile(r"又(?:是|有|能|可以|该|要)?多少")
 # What is paid, asked with no unit ("每天给多少", "能报多少", "how much will you pay"): an amount or a share of one,
