@@ -325,6 +325,17 @@ def test_a_chinese_question_whose_words_the_facts_barely_cover_is_declined():
     assert {index.facts[k].fact.object_value for k in found[0]} >= {"4500元"}
 
 
+def test_a_question_asking_two_things_is_answered_in_the_one_the_facts_cover():
+    # the first part's words (起付线 by hospital level) are in no fact, so the facts cover little of the whole
+    # question; the second part, 报销比例, they answer in full
+    doc, index = labelled("# 住院待遇\n\n城乡居民参保人员门诊慢特病的起付线标准和年度封顶线另行规定。\n\n"
+                          "在一级医疗机构住院的，报销比例为85%。在二级医疗机构住院的，报销比例为70%。\n",
+                          {"85%": ("在一级医疗机构住院", "报销比例"), "70%": ("在二级医疗机构住院", "报销比例")})
+    facts = list(index.facts.values())
+    found = cover("城乡居民参保人员门诊慢特病的起付线标准是多少？住院报销比例是多少？", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in found[0]} == {"85%", "70%"}, found[1]
+
+
 TERMS = Document.from_text(
     "# Hosting agreement\n\n## 1. Term and renewal\n\n"
     "This Agreement starts on 1 May 2025 and continues for an Initial Term of 24 months. "

@@ -494,8 +494,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 covered[t] = max(covered[t], m)
         chosen += round_
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
-    if sum(weight[t] * m for t, m in covered.items()) < floor * total:
-        # what the question asks most of (its rarest words) is in no fact: the facts share only its scope
+    def share(words) -> float:
+        return sum(weight[t] * covered[t] for t in words) / (sum(weight[t] for t in words) or 1.0)
+
+    if share(asked) < floor and not (len(parts) > 1 and any(share(part) >= floor for part in parts)):
+        # what the question asks most of (its rarest words) is in no fact: the facts share only its scope; a
+        # question asking two things may be answered in one of them ("…起付线是多少？统筹能报多大比例？")
         chosen = []
     reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
                    if k in wrong else
