@@ -190,6 +190,14 @@ def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path
     assert labels.get("45 days") != "31 days" and "another figure" in "".join(asked)
 
 
+def test_a_model_predicate_loses_the_section_number_its_span_began_with(tmp_path):
+    # "3.3 request a credit within": the clause's number would be an unverified number in every answer
+    doc = Document.from_text("# Credits\n\n3.3 Customer must request a credit within 60 days.\n", "credits.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("Customer", "3.3 request a credit within"))
+    [fact] = [f.fact for f in index.facts.values()]
+    assert fact.predicate == "request a credit within"
+
+
 def test_questions_ensuring_values_at_once_share_one_run(tmp_path):
     # two answers (or an answer and the background run) that find no run going must not each start one: the
     # second used to raise "the index is already being built" and lose its answer. A barrier in run() holds

@@ -182,3 +182,20 @@ def test_a_predicate_with_its_own_article_takes_no_second_one():
     assert report.verified_facts, report
     text = REALIZER.realize(report, doc)
     assert "the specialist copay is $50" in text and "the the" not in text.lower(), text
+
+
+def test_a_fact_whose_sentence_the_guard_drops_is_named_unsaid():
+    # a predicate holding its clause's number ("3.3 …") would put an unverified number in the answer: the
+    # sentence is dropped, and the realizer says which facts it did not state, so the caller's report agrees
+    doc = Document.from_text("# Service credits\n\n3.3 Customer must request a credit within 60 days. Credits are "
+                             "paid within 30 days.\n", "credits.md")
+    facts = [{"subject": "Customer", "predicate": "3.3 request a credit within", "object_value": "60 days",
+              "fact_type": "numeric", "source_text": "3.3 Customer must request a credit within 60 days."},
+             {"subject": "Credits", "predicate": "paid within", "object_value": "30 days", "fact_type": "numeric",
+              "source_text": "Credits are paid within 30 days."}]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert len(report.verified) == 2, report
+    realizer = EntityAwareRealizer()
+    text = realizer.realize(report, doc)
+    assert "30 days" in text and "3.3" not in text and "60 days" not in text, text
+    assert [fv.fact.object_value for fv in realizer.unsaid] == ["60 days"]

@@ -450,7 +450,7 @@ class Indexer:
             note = RepairNote(c.text[-80:], "output", problem)
         else:
             try:
-                fact = AtomicFact(subject=_unnumbered(str(obj["subject"])), predicate=str(obj["predicate"]).strip(),
+                fact = AtomicFact(subject=_unnumbered(str(obj["subject"])), predicate=_unnumbered(str(obj["predicate"])),
                                   object_value=cand.value, fact_type=FactType.NUMERIC, source_text=cand.quote)
             except (ValidationError, KeyError) as exc:
                 note = RepairNote(c.text[-80:], "schema", str(exc).splitlines()[0])
@@ -592,11 +592,11 @@ class Indexer:
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
 
 
-def _unnumbered(subject: str) -> str:
-    """A labelled subject without the section or clause number its span began with ("3.3 Customer" → Customer):
-    a number in the answer must be a verified value, never a heading's numbering."""
-    plain = _NUMBERING.sub("", subject, count=1).strip()
-    return plain or subject.strip()
+def _unnumbered(label: str) -> str:
+    """A labelled subject or predicate without the section or clause number its span began with ("3.3 Customer"
+    → Customer): a number in the answer must be a verified value, never a heading's numbering."""
+    plain = _NUMBERING.sub("", label, count=1).strip()
+    return plain or label.strip()
 
 
 # a plain clause before its value: "出差人员的伙食补助标准为", "Customer due diligence records are kept for"

@@ -494,13 +494,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 covered[t] = max(covered[t], m)
         chosen += round_
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
+
     def share(words) -> float:
         return sum(weight[t] * covered[t] for t in words) / (sum(weight[t] for t in words) or 1.0)
 
+    scant: list[str] = []
     if share(asked) < floor and not (len(parts) > 1 and any(share(part) >= floor for part in parts)):
         # what the question asks most of (its rarest words) is in no fact: the facts share only its scope; a
         # question asking two things may be answered in one of them ("…起付线是多少？统筹能报多大比例？")
-        chosen = []
+        scant, chosen = chosen, []
     reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
                    if k in wrong else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
@@ -510,6 +512,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    f"{next(iter(ends), '')}" if k in opposite else
                    "its value is a share of the measure other facts give, for a case the question does not name"
                    if k in shares else
+                   "with the facts chosen beside it, it covers too little of what the question asks (at most its "
+                   "scope)" if k in scant else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}

@@ -22,6 +22,7 @@ from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
 from .repair import Worklist, failure_note
+from .report import VerificationReport
 from .states import Answer, Outcome, PipelineEvent, State
 from .verify import Tier1CodeVerifier, unsupported_numbers
 
@@ -214,8 +215,16 @@ class Pipeline:
                 sep = "、" if lang == "zh" else ", "
                 ans.answer += ("" if lang == "zh" else " ") + NOT_MENTIONED[lang].format(terms=sep.join(unmentioned))
         else:
-            ans.answer = EntityAwareRealizer().realize(report, doc, language=doc.language, question=ans.question,
-                                                       scope=scope)
+            realizer = EntityAwareRealizer()
+            ans.answer = realizer.realize(report, doc, language=doc.language, question=ans.question, scope=scope)
+            if realizer.unsaid:
+                # the answer and its report agree: a fact whose sentence was not written is not part of the answer
+                unsaid = {id(fv) for fv in realizer.unsaid}
+                ans.report = VerificationReport(report.document, [fv for fv in report.facts if id(fv) not in unsaid])
+                ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
+                                 "predicate": fv.fact.predicate,
+                                 "reason": "its sentence would carry a number that no verified fact states"}
+                                for fv in realizer.unsaid]
         realize_ms = (time.perf_counter() - t) * 1000
         ans.state = Outcome.DONE if ans.verified_count else Outcome.FALLBACK
         job.enter(ans.state.final_state, f"{ans.verified_count} verified, {len(ans.rejected)} dropped")

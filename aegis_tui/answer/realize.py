@@ -118,7 +118,14 @@ def _sentence_start(document: Document, offset: int) -> int:
 
 
 class EntityAwareRealizer:
-    """Groups verified facts by subject and renders them with per-family templates in the document's language."""
+    """Groups verified facts by subject and renders them with per-family templates in the document's language.
+    After realize(), unsaid holds the verified facts the answer does not state (no subject to write, or a
+    sentence the number guard dropped)."""
+
+    unsaid: list[FactVerdict]
+
+    def __init__(self) -> None:
+        self.unsaid = []
 
     def realize(self, report: VerificationReport, document: Document, language: str | None = None,
                 question: str | None = None, scope: str = "") -> str:
@@ -128,16 +135,24 @@ class EntityAwareRealizer:
         allowed = _allowed(verified)
         groups: dict[str, list[FactVerdict]] = {}
         cells: list[tuple[FactVerdict, dict]] = []
+        self.unsaid = []
         for fv in verified:
             if (cell := _cell(fv)) is not None:
                 cells.append((fv, cell))
             elif subject := self.subject_of(fv, document):
                 groups.setdefault(subject, []).append(fv)
-        written = [(facts[0].index, self._sentence(subject, facts, lang)) for subject, facts in groups.items()]
-        written += [(fv.index, table_sentence(fv, cell, lang)) for fv, cell in cells]
-        written = [sentence for _, sentence in sorted(written, key=lambda p: p[0])]
-        # the guard: a sentence carrying any number that no verified fact states is dropped whole
-        sentences = [s for s in written if s and all(m.quantity in allowed for m in find_quantities(s))]
+            else:
+                self.unsaid.append(fv)
+        written = [(facts[0].index, self._sentence(subject, facts, lang), facts) for subject, facts in groups.items()]
+        written += [(fv.index, table_sentence(fv, cell, lang), [fv]) for fv, cell in cells]
+        sentences = []
+        for _, sentence, facts in sorted(written, key=lambda p: p[0]):
+            # the guard: a sentence carrying any number that no verified fact states is dropped whole, and its
+            # facts are not said (unsaid: the caller takes them out of the answer's report)
+            if sentence and all(m.quantity in allowed for m in find_quantities(sentence)):
+                sentences.append(sentence)
+            else:
+                self.unsaid += facts
         if not sentences:
             return FALLBACK_TEXT[lang]
         lead = SCOPED_LEAD[lang].format(scope=" ".join(scope.split())) if scope else LEAD[lang]

@@ -250,14 +250,22 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
     return ""
 
 
-def _named_apart(doc: Document, cand: Candidate, items: list[tuple[str, set[str]]]) -> bool:
+def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[str, set[str]]]) -> bool:
     """Whether a question listing several things ("…customer due diligence files, SAR documentation and the gift
-    register") names the candidate's clause in an item that names no sibling scope of it: the section another
-    item names narrows that item only."""
+    register") names the candidate's clause in an item that names no sibling scope of it, by words the scope
+    another item names (other) never uses: that scope narrows its own item, not the items asking about what it
+    does not hold."""
     if len(items) < 2:
         return False
     own = set(terms(cand.quote))
-    return any(words & own and not _other_scope(doc, cand, item, {}) for item, words in items)
+    theirs = _scope_terms(doc, other)
+    return any((words & own) - theirs and not _other_scope(doc, cand, item, {}) for item, words in items)
+
+
+def _scope_terms(doc: Document, heading: str) -> set[str]:
+    """The terms of the text under a heading (the heading included)."""
+    return {t for s in doc.sentences if heading in doc.structure.heading_path(s.start) for t in terms(s.text)} | set(
+        terms(heading))
 
 
 def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set[str]]) -> bool:
@@ -349,7 +357,7 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     asked = expand_question(question)  # "hotel" names the Lodging section
     picks: dict = {}
     items = [(i, t) for i in QUESTION_ITEMS.split(asked) if (t := set(terms(i)))]
-    cands = [c for c in cands if not _other_scope(doc, c, asked, picks) or _named_apart(doc, c, items)]
+    cands = [c for c in cands if not (other := _other_scope(doc, c, asked, picks)) or _named_apart(doc, c, other, items)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)
