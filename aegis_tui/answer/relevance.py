@@ -250,15 +250,18 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
     return ""
 
 
-def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[str, set[str]]]) -> bool:
+def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[str, set[str]]],
+                 scope_terms: dict[str, set[str]]) -> bool:
     """Whether a question listing several things ("…customer due diligence files, SAR documentation and the gift
     register") names the candidate's clause in an item that names no sibling scope of it, by words the scope
     another item names (other) never uses: that scope narrows its own item, not the items asking about what it
-    does not hold."""
+    does not hold. scope_terms caches each scope's terms for one question."""
     if len(items) < 2:
         return False
     own = set(terms(cand.quote))
-    theirs = _scope_terms(doc, other)
+    if other not in scope_terms:
+        scope_terms[other] = _scope_terms(doc, other)
+    theirs = scope_terms[other]
     return any((words & own) - theirs and not _other_scope(doc, cand, item, {}) for item, words in items)
 
 
@@ -357,7 +360,9 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     asked = expand_question(question)  # "hotel" names the Lodging section
     picks: dict = {}
     items = [(i, t) for i in QUESTION_ITEMS.split(asked) if (t := set(terms(i)))]
-    cands = [c for c in cands if not (other := _other_scope(doc, c, asked, picks)) or _named_apart(doc, c, other, items)]
+    seen: dict[str, set[str]] = {}
+    cands = [c for c in cands
+             if not (other := _other_scope(doc, c, asked, picks)) or _named_apart(doc, c, other, items, seen)]
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)
