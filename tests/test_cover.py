@@ -645,3 +645,15 @@ def test_a_question_asking_for_the_most_is_not_answered_by_the_least(doc_labels,
     found = cover(question, doc, facts, {})
     got = {index.facts[k].fact.object_value for k in found[0]}
     assert got == {value}, found[1]
+
+
+@pytest.mark.parametrize("value, label", [
+    ("$50", ("Specialist visit", "copay")),
+    ("$350", ("Emergency room", "copay")),      # up to the clause's end: not "copay, waived if admitted"
+    ("$85", ("Urgent care", "copay per visit")),
+])
+def test_an_item_value_with_no_words_before_it_is_labelled_by_the_noun_after_it(value, label):
+    doc = Document.from_text("# Visits\n\nOffice visits (in-network), the deductible does not apply:\n\n"
+                             "- Specialist visit: $50 copay\n- Emergency room: $350 copay, waived if admitted\n"
+                             "- Urgent care: $85 copay per visit\n", "visits.md")
+    assert structure_label(doc, value) == label

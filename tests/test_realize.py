@@ -199,3 +199,15 @@ def test_a_fact_whose_sentence_the_guard_drops_is_named_unsaid():
     text = realizer.realize(report, doc)
     assert "30 days" in text and "3.3" not in text and "60 days" not in text, text
     assert [fv.fact.object_value for fv in realizer.unsaid] == ["60 days"]
+
+
+def test_whom_a_chinese_clause_opens_with_is_written_before_its_subject():
+    # the model's subject is the thing paid for; the clause says for whom before its comma
+    doc = Document.from_text("# 生育待遇\n\n女职工的产前检查费用按每孕次限额1500元支付；男职工的未就业配偶，产前检查费用按每孕次"
+                             "限额800元支付。\n", "m.md")
+    facts = [{"subject": "产前检查费用", "predicate": "每孕次限额", "object_value": "800元", "fact_type": "numeric",
+              "source_text": "男职工的未就业配偶，产前检查费用按每孕次限额800元支付。"}]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.all_passed, report
+    text = REALIZER.realize(report, doc)
+    assert "男职工的未就业配偶，产前检查费用" in text and "800元" in text, text

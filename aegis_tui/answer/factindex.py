@@ -409,6 +409,8 @@ class Indexer:
                 or any(p in head for p in "，,；;。.!?！？") or len(head) > (30 if CJK.search(head) else 60):
             return False
         pred = _LINK.sub("", before.strip().rstrip("：:，,").strip()).strip()
+        if not pred and (after := _NOUN_AFTER.match(cand.after)):
+            pred = after.group("p").strip()  # "- Specialist visit: $50 copay": the value's own noun says what it is
         # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
@@ -610,6 +612,8 @@ _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:
 # an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
 _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
 _WORDS_AFTER = re.compile(rf"[A-Za-z{CJK_RANGE}]")
+# the noun right after a value, up to the clause's end: "$50 copay", "$350 copay, waived if admitted"
+_NOUN_AFTER = re.compile(rf"^\s*(?P<p>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){{0,2}}|[{CJK_RANGE}]{{2,8}})\s*(?:[,，;；.。]|$)")
 # a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of"
 _NOUN_OF = re.compile(r"\b(?:an?|the)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
                       re.IGNORECASE)

@@ -22,8 +22,9 @@ FORMAT = 1
 # the labelling rules' revision, raised when they change what a value is labelled: a journal labelled by earlier
 # rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character
 # is refused, a subject inside its enumeration item is widened to the item's head; 3: a predicate that is only
-# another figure is refused; 4: a predicate loses the section number its span began with, as a subject did)
-LABELS = 4
+# another figure is refused; 4: a predicate loses the section number its span began with, as a subject did;
+# 5: an item's value with no words before it is labelled by the noun after it, "- Specialist visit: $50 copay")
+LABELS = 5
 
 
 def default_cache_dir() -> Path:

@@ -40,7 +40,7 @@ from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, key_offset, predicate_asked
 from .rules import admitted_dimensions
 from .states import State
-from .structural import names, short_title, title_of
+from .structural import CLAUSE_ENDS, clause_topic, names, short_title, title_of
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
@@ -75,10 +75,6 @@ def question_parts(question: str) -> list[str]:
 # a fact's predicate or subject naming a question word counts fully; its section or table caption, and its clause,
 # this much
 SECTION_WEIGHT = 0.5
-# the phrase opening a clause before its comma names whom the clause is about when it is at most this long
-TOPIC_MAX = 24
-TOPIC_COMMAS = "，,"
-CLAUSE_ENDS = "，,；;。：:\n"
 CHAR_WEIGHT = 0.25  # a single Chinese character of the question, beside its bigrams
 CLAUSE_WEIGHT = 0.3
 # a caption this long still titles its table for matching (a predicate joined with one keeps to factindex's bound)
@@ -173,23 +169,7 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     add(f.section, SECTION_WEIGHT)
-    return what, _stemmed(f.fact.subject) | _stemmed(_topic(f.fact))
-
-
-def _topic(fact) -> str:
-    """The phrase that opens the fact's clause before a comma, when its subject and value follow it: whom the
-    clause is about ("参保男职工的未就业配偶，产前检查费用按每孕次限额800元支付", "For part-time staff, the benefit
-    is 60%"); '' when the subject opens the clause itself or the phrase holds a figure."""
-    quote = fact.source_text
-    at, s = quote.find(fact.object_value), quote.find(fact.subject)
-    if at < 0 or s < 0 or s > at:
-        return ""
-    cut = max(quote.rfind(p, 0, s) for p in TOPIC_COMMAS)
-    if cut < 0:
-        return ""
-    start = max(quote.rfind(p, 0, cut) for p in CLAUSE_ENDS) + 1
-    topic = quote[start:cut].strip()
-    return topic if 1 < len(topic) <= TOPIC_MAX and not any(ch.isdigit() for ch in topic) else ""
+    return what, _stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact))
 
 
 def _as_stated(fact) -> str:

@@ -20,7 +20,7 @@ from ..text.lexicon import (
 from ..text.quantity import Quantity, find_quantities, parse_quantity
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
-from .structural import header_name
+from .structural import clause_topic, header_name
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -140,6 +140,10 @@ class EntityAwareRealizer:
             if (cell := _cell(fv)) is not None:
                 cells.append((fv, cell))
             elif subject := self.subject_of(fv, document):
+                if lang == "zh" and (topic := clause_topic(fv.fact)) and topic not in subject:
+                    # whom the clause is about stands before the subject it chose: "参保男职工的未就业配偶，产前
+                    # 检查费用…" must not read as every insured person's 产前检查费用
+                    subject = f"{topic}，{subject}"
                 groups.setdefault(subject, []).append(fv)
             else:
                 self.unsaid.append(fv)

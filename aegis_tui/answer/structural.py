@@ -310,3 +310,25 @@ def scope(ctx: FactContext) -> CheckResult:
             return CheckResult("scope", False, f"'{subject}' names '{theirs}' ({other}), but the quote stands "
                                f"under '{own}'", ev | {"names": other})
     return CheckResult("scope", True, f"under {' › '.join(path) or 'the document'}", ev)
+
+
+# the phrase opening a clause before its comma names whom the clause is about when it is at most this long
+TOPIC_MAX = 24
+TOPIC_COMMAS = "，,"
+CLAUSE_ENDS = "，,；;。：:\n"
+
+
+def clause_topic(fact) -> str:
+    """The phrase that opens a fact's clause before a comma, when its subject and value follow it: whom the
+    clause is about ("参保男职工的未就业配偶，产前检查费用按每孕次限额800元支付", "For part-time staff, the benefit
+    is 60%"); '' when the subject opens the clause itself or the phrase holds a figure."""
+    quote = fact.source_text
+    at, s = quote.find(fact.object_value), quote.find(fact.subject)
+    if at < 0 or s < 0 or s > at:
+        return ""
+    cut = max(quote.rfind(p, 0, s) for p in TOPIC_COMMAS)
+    if cut < 0:
+        return ""
+    start = max(quote.rfind(p, 0, cut) for p in CLAUSE_ENDS) + 1
+    topic = quote[start:cut].strip()
+    return topic if 1 < len(topic) <= TOPIC_MAX and not any(ch.isdigit() for ch in topic) else ""
