@@ -295,6 +295,12 @@ def labelled(text: str, labels: dict[str, tuple[str, str]]):
     return doc, index
 
 
+def chosen_values(question: str, doc: Document, index: FactIndex) -> tuple[set[str], dict[str, str]]:
+    """The values cover chooses among every fact of the index for a question, and its reasons for the others."""
+    found = cover(question, doc, list(index.facts.values()), {})
+    return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+
 def test_a_later_fact_must_be_about_whom_the_question_names_or_answer_a_part_of_its_own():
     doc, index = labelled("# Travel insurance\n\nSkiing is covered for up to 17 days. Each trip under an annual "
                           "policy may last no longer than 31 days. Claims go to the insurer. Receipts are kept by the "
@@ -331,9 +337,8 @@ def test_a_question_asking_two_things_is_answered_in_the_one_the_facts_cover():
     doc, index = labelled("# 住院待遇\n\n城乡居民参保人员门诊慢特病的起付线标准和年度封顶线另行规定。\n\n"
                           "在一级医疗机构住院的，报销比例为85%。在二级医疗机构住院的，报销比例为70%。\n",
                           {"85%": ("在一级医疗机构住院", "报销比例"), "70%": ("在二级医疗机构住院", "报销比例")})
-    facts = list(index.facts.values())
-    found = cover("城乡居民参保人员门诊慢特病的起付线标准是多少？住院报销比例是多少？", doc, facts, {})
-    assert {index.facts[k].fact.object_value for k in found[0]} == {"85%", "70%"}, found[1]
+    got, reasons = chosen_values("城乡居民参保人员门诊慢特病的起付线标准是多少？住院报销比例是多少？", doc, index)
+    assert got == {"85%", "70%"}, reasons
 
 
 TERMS = Document.from_text(
@@ -518,16 +523,10 @@ def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labe
     # the measure in its own dimension answers; the share of it ("按上述标准的50%") is the rule of a case the
     # question does not name — unless it names that case
     doc, index = labelled(text, labels)
-    facts = list(index.facts.values())
-    assert len(facts) == len(labels)
-
-    def chosen(q: str):
-        found = cover(q, doc, facts, {})
-        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
-
-    got, reasons = chosen(question)
+    assert len(index.facts) == len(labels)
+    got, reasons = chosen_values(question, doc, index)
     assert "50%" not in got and got and any("share of the measure" in r for r in reasons.values())
-    assert "50%" in chosen(case_question)[0]
+    assert "50%" in chosen_values(case_question, doc, index)[0]
 
 
 @pytest.mark.parametrize("question, words", [
@@ -601,9 +600,7 @@ def test_a_word_differently_derived_names_the_same_thing():
     doc, index = labelled("# Waiting periods\n\n- Cancellation due to redundancy: 60 days\n"
                           "- Claims arising from a named storm: 3 days\n",
                           {"60 days": ("redundancy", "waiting period"), "3 days": ("named storm", "waiting period")})
-    facts = list(index.facts.values())
-    found = cover("If I was made redundant, what is the waiting period?", doc, facts, {})
-    assert {index.facts[k].fact.object_value for k in found[0]} == {"60 days"}
+    assert chosen_values("If I was made redundant, what is the waiting period?", doc, index)[0] == {"60 days"}
 
 
 @pytest.mark.parametrize("text, labels, question, value", [
@@ -619,10 +616,8 @@ def test_the_phrase_opening_a_clause_says_whom_its_value_is_for(text, labels, qu
     # whom a clause is about may stand before its comma, outside the subject the model chose; a fact that shares
     # only the head of what the question names (职工, staff) and names nothing of its own is not its peer
     doc, index = labelled(text, labels)
-    facts = list(index.facts.values())
-    assert len(facts) == 2
-    found = cover(question, doc, facts, {})
-    assert {index.facts[k].fact.object_value for k in found[0]} == {value}
+    assert len(index.facts) == 2
+    assert chosen_values(question, doc, index)[0] == {value}
 
 
 WEEKLY = ("# Weekly benefit\n\nThe minimum weekly benefit for every class is $50. Each class is paid a weekly benefit "
@@ -640,11 +635,9 @@ MONTHLY = ("# 津贴\n\n生活津贴每人每月最低发放200元。生活津�
 def test_a_question_asking_for_the_most_is_not_answered_by_the_least(doc_labels, question, value):
     # the label may not say which end it is ("class | weekly"); the clause does
     doc, index = labelled(*doc_labels)
-    facts = list(index.facts.values())
-    assert len(facts) == 2
-    found = cover(question, doc, facts, {})
-    got = {index.facts[k].fact.object_value for k in found[0]}
-    assert got == {value}, found[1]
+    assert len(index.facts) == 2
+    got, reasons = chosen_values(question, doc, index)
+    assert got == {value}, reasons
 
 
 @pytest.mark.parametrize("value, label", [
