@@ -149,12 +149,15 @@ class Pipeline:
         cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
+        # a series member the document does not number ("Severity 3") is decided by the question and the document
+        # alone: nothing needs labelling for it
+        absent = unnumbered(ans.question, doc) if cands else []
         # what the table and item structure label costs nothing; the model labels only the values that rank as
         # fan-out's would (the wider shortlist's tail is chosen from once the background index holds it)
         ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k)}
-        needed = [k for k in keys if k in ranked]
+        needed = [k for k in keys if k in ranked] if not absent else []
         t = time.perf_counter()
-        labelled = indexer.label_from_structure(keys) if not all(index.is_done(k) for k in keys) else 0
+        labelled = indexer.label_from_structure(keys) if not absent and not all(index.is_done(k) for k in keys) else 0
         missing = [k for k in needed if not index.is_done(k)]
         if missing:
             job.emit(State.EXTRACT, f"indexing the {len(missing)} value(s) the question needs")
@@ -166,10 +169,9 @@ class Pipeline:
         shortlist = [index.facts[k] for k in keys if k in index.facts]
         report = None
         verify_ms = 0.0
-        absent: list[str] = []
         if not cands:
             job.enter(State.FALLBACK, "no clause of the document matches the question")
-        elif absent := unnumbered(ans.question, doc):
+        elif absent:
             job.enter(State.FALLBACK, f"the question names {', '.join(absent)}, which the document does not number")
         elif not shortlist:
             job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
