@@ -43,3 +43,8 @@ class BudgetError(AegisError):
 
 class AuditError(AegisError):
     """An audit log that cannot be read or written."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line for a user: our own errors as they read, others with their type."""
+    return str(exc) if isinstance(exc, AegisError) else f"{type(exc).__name__}: {exc}"

@@ -40,7 +40,7 @@ from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_predicates, key_offset, predicate_asked
 from .rules import admitted_dimensions
 from .states import State
-from .structural import CLAUSE_ENDS, clause_topic, names, short_title, title_of
+from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
 
 PICK_MAX_TOKENS = 2
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
@@ -175,7 +175,7 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
 def _as_stated(fact) -> str:
     """A fact's value with the few words around it in its quote ("已年满60周岁的", "aged 65 or over"): where the
     document states it as a bound, this is the range it bounds."""
-    at = fact.source_text.find(fact.object_value)
+    at = value_at(fact)
     if at < 0:
         return ""
     return fact.source_text[max(0, at - 6):at + len(fact.object_value) + 6]
@@ -189,9 +189,8 @@ def _ends(text: str) -> set[str]:
 def _fact_ends(fact) -> set[str]:
     """Which end a fact's value is: as its label says, else the words of its clause before it ("最低发放200元，…"),
     else its whole quote."""
-    quote = fact.source_text
-    at = quote.find(fact.object_value)
-    before = quote[max(quote.rfind(p, 0, at) for p in CLAUSE_ENDS) + 1:at] if at >= 0 else ""
+    quote, at = fact.source_text, value_at(fact)
+    before = quote[clause_start(quote, at):at] if at >= 0 else ""
     return _ends(f"{fact.subject} {fact.predicate}") or _ends(before) or _ends(quote)
 
 

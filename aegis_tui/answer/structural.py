@@ -318,17 +318,27 @@ TOPIC_COMMAS = "，,"
 CLAUSE_ENDS = "，,；;。：:\n"
 
 
+def clause_start(text: str, at: int) -> int:
+    """Where the clause holding position `at` of a text begins: after the last clause end before it, else 0."""
+    return max(text.rfind(p, 0, at) for p in CLAUSE_ENDS) + 1
+
+
+def value_at(fact) -> int:
+    """Where a fact's value stands in its quote; -1 when the quote does not hold it as written."""
+    return fact.source_text.find(fact.object_value)
+
+
 def clause_topic(fact) -> str:
     """The phrase that opens a fact's clause before a comma, when its subject and value follow it: whom the
     clause is about ("参保男职工的未就业配偶，产前检查费用按每孕次限额800元支付", "For part-time staff, the benefit
     is 60%"); '' when the subject opens the clause itself or the phrase holds a figure."""
     quote = fact.source_text
-    at, s = quote.find(fact.object_value), quote.find(fact.subject)
+    at, s = value_at(fact), quote.find(fact.subject)
     if at < 0 or s < 0 or s > at:
         return ""
     cut = max(quote.rfind(p, 0, s) for p in TOPIC_COMMAS)
     if cut < 0:
         return ""
-    start = max(quote.rfind(p, 0, cut) for p in CLAUSE_ENDS) + 1
+    start = clause_start(quote, cut)
     topic = quote[start:cut].strip()
     return topic if 1 < len(topic) <= TOPIC_MAX and not any(ch.isdigit() for ch in topic) else ""

@@ -9,7 +9,7 @@ import time
 
 from ..answer.states import Outcome
 from ..cli import add_model_arg
-from ..errors import InputError
+from ..errors import InputError, one_line
 from .indexing import Sampler, build_index, request_stats
 from .options import (
     MAX_CONCURRENCY,
@@ -250,7 +250,7 @@ def _batch(pipe, timed, doc, questions: list[str], mode: str, prog, failed: list
         try:
             answers[i] = pipe.answer(doc, questions[i], mode=mode)
         except Exception as exc:  # reported in the results, not as a thread's traceback on stderr
-            failed.append(f"{questions[i]}: {type(exc).__name__}: {exc}")
+            failed.append(f"{questions[i]}: {one_line(exc)}")
         finally:
             calls[i] = timed.take()
             prog.done_one()

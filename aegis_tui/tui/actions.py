@@ -5,15 +5,10 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from ..errors import AegisError
+from ..errors import one_line
 from .panes import PaneTabs
 from .questions import QuestionsList
 from .screens import LedgerScreen, PathScreen
-
-
-def error_text(exc: BaseException) -> str:
-    """An exception as one line for a notification: our own errors as they read, others with their type."""
-    return str(exc) if isinstance(exc, AegisError) else f"{type(exc).__name__}: {exc}"
 
 
 def sample_path(name: str = "policy_zh") -> Path:
@@ -69,7 +64,7 @@ class AppActions:
         try:
             text = ledger_text(self.engine, self.ledger, self.gauge.latest())
         except Exception as exc:
-            self.notify(error_text(exc), title="Ledger", severity="error")
+            self.notify(one_line(exc), title="Ledger", severity="error")
             return
         self.push_screen(LedgerScreen(text))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.widgets import Label, ProgressBar
 
 from . import messages as m
-from .actions import error_text
+from ..errors import one_line
 from .document_view import DocumentView
 from .facts_pane import FactsPane
 from .panes import PaneTabs
@@ -113,7 +113,7 @@ class AppIndexing:
                         raise
                     cancel.wait(0.1)  # a question's ensure() is labelling; the rest waits for it
         except Exception as exc:  # the index is an accelerator: answers still label what they need
-            self.post_message(m.IndexFailed(document, error_text(exc)))
+            self.post_message(m.IndexFailed(document, one_line(exc)))
         finally:
             if indexer is not None:
                 progress(indexer.progress(), running=False)
@@ -223,4 +223,4 @@ class AppIndexing:
             tmp.replace(path)  # a reader never sees half a table
             self.post_message(m.FactsExported(str(path)))
         except Exception as exc:
-            self.post_message(m.ExportFailed(error_text(exc)))
+            self.post_message(m.ExportFailed(one_line(exc)))

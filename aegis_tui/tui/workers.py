@@ -7,7 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from . import messages as m
-from .actions import error_text
+from ..errors import one_line
 from .runs import QuestionRun
 
 
@@ -19,7 +19,7 @@ class AppWorkers:
         try:
             engine = self.engine_factory()
         except Exception as exc:  # a bad model must never crash the UI
-            self.post_message(m.ModelFailed(error_text(exc)))
+            self.post_message(m.ModelFailed(one_line(exc)))
             return
         if self._closing:
             engine.close()
@@ -46,7 +46,7 @@ class AppWorkers:
         try:
             return self.index_store(engine)  # reads the model file's fingerprint: here, not on the UI thread
         except Exception as exc:
-            self.post_message(m.IndexWarning(f"the index cache is off ({error_text(exc)}); indexing in memory"))
+            self.post_message(m.IndexWarning(f"the index cache is off ({one_line(exc)}); indexing in memory"))
             return in_memory()
 
     def _load_document(self, path: str) -> None:
@@ -57,7 +57,7 @@ class AppWorkers:
             document.structure  # noqa: B018 - built here, in the worker, not when the pane first draws
             self.post_message(m.DocumentOpened(document))
         except Exception as exc:
-            self.post_message(m.DocumentFailed(path, error_text(exc)))
+            self.post_message(m.DocumentFailed(path, one_line(exc)))
 
     def _answer(self, run: QuestionRun, mode: str) -> None:
         last = {"t": 0.0, "state": ""}
@@ -71,7 +71,7 @@ class AppWorkers:
         try:
             ans = self.pipeline.answer(run.document, run.question, mode, on_event=on_event, cancel=run.cancel)
         except Exception as exc:
-            self.post_message(m.QuestionFailed(run.qid, mode, error_text(exc)))
+            self.post_message(m.QuestionFailed(run.qid, mode, one_line(exc)))
             return
         self.post_message(m.QuestionAnswered(run.qid, mode, ans))
 
@@ -93,4 +93,4 @@ class AppWorkers:
         try:
             self.post_message(m.Exported([str(p) for p in write_report(run, folder, self.audit)]))
         except Exception as exc:
-            self.post_message(m.ExportFailed(error_text(exc)))
+            self.post_message(m.ExportFailed(one_line(exc)))
