@@ -222,3 +222,20 @@ def test_header_units_and_header_levels(name, fact, passes, comment):
 def test_unit_dimension_reads_the_header_unit(fact, passes):
     fv = _verify(_doc("q_freight_en.md"), fact, DEFAULT_RULES.only("unit_dimension"))
     assert fv.passed is passes, fv.checks[0].detail
+
+
+LTD = ("# Long-Term Disability\n\nThe benefit equals 60% of monthly earnings, up to a maximum monthly benefit of "
+       "$12,000 for Class 1 and $8,500 for Classes 2 and 3.\n")
+LTD_QUOTE = LTD.splitlines()[2]
+
+
+@pytest.mark.parametrize("subject, value, passes", [
+    ("Classes 2 and 3", "$8,500", True),    # the "and" of a numbered series joins one name, not two items
+    ("Class 1", "$12,000", True),
+    ("Class 1", "$8,500", False),           # a neighbour's value
+    ("Classes 2 and 3", "$12,000", False),
+])
+def test_a_numbered_series_is_one_name_in_an_enumeration(subject, value, passes):
+    doc = Document.from_text(LTD, "ltd.md")
+    verdict = _verify(doc, _fact(subject, "maximum monthly benefit", value, LTD_QUOTE))
+    assert verdict.passed is passes, verdict

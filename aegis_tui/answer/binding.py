@@ -6,7 +6,7 @@ import bisect
 import re
 
 from ..text.docindex import LIST_ITEM
-from ..text.entities import mentions, same_entity
+from ..text.entities import mentions, same_entity, series_spans
 from ..text.entities import units as name_units
 from ..text.lexicon import FUNCTION_UNITS, PERIOD_WORDS
 from ..text.quantity import QuantityMatch
@@ -25,9 +25,13 @@ _FAMILY = {"rate": "money"}
 
 
 def _segments(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The (start, end) pieces of text[start:end] between separators: clause marks, commas, 'and', 'while'…."""
+    """The (start, end) pieces of text[start:end] between separators: clause marks, commas, 'and', 'while'….
+    Not the "and" of a numbered series ("Classes 2 and 3"): it joins one name."""
     segs, pos = [], start
+    series = series_spans(text[start:end])
     for m in _SEPARATORS.finditer(text, start, end):
+        if any(a < m.start() - start and m.end() - start < b for a, b in series):
+            continue
         if m.start() > pos:
             segs.append((pos, m.start()))
         pos = m.end()

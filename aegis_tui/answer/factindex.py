@@ -374,7 +374,7 @@ class Indexer:
             # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(cand.after)
-            return self._from_item_head(key, cand) or plain and (self._from_clause(key, cand)
+            return self._from_item_head(key, cand) or self._from_for(key, cand) or plain and (self._from_clause(key, cand)
                                                                  or self._from_condition(key, cand)
                                                                  or self._from_title(key, cand))
         table, cell = found
@@ -510,6 +510,22 @@ class Indexer:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
 
+    def _from_for(self, key: str, cand: Candidate) -> bool:
+        """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
+        for Class 1 and $8,500 for Classes 2 and 3"): what follows "for" is the subject, the phrase the predicate,
+        for each value of the series. Kept only if that label verifies."""
+        after, before = _FOR_AFTER.match(cand.after), _FOR_SIBLINGS.sub("", cand.before)
+        if after is None or CJK.search(before):
+            return False
+        m = _NOUN_OF.search(before)
+        if m is None:
+            return False
+        subject, predicate = after.group("s").strip(), m.group("p").strip()
+        if not _says_something(subject) or not _says_something(predicate) or _CONDITION_EN.match(subject) \
+                or subject.lower() in predicate.lower() or predicate.lower() in subject.lower():
+            return False
+        return self._keep_if_verified(key, cand, subject, predicate)
+
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
         is about what the condition names: it is the subject, kept whole, and the words before the value are the
@@ -617,6 +633,12 @@ _NOUN_AFTER = re.compile(rf"^\s*(?P<p>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*
 # a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of"
 _NOUN_OF = re.compile(r"\b(?:an?|the)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
                       re.IGNORECASE)
+# "for Class 1" after a value, up to the next value of the series ("… and $8,500 for …") or the clause's end
+_FOR_AFTER = re.compile(r"^\s+for\s+(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?(?:[$€£¥]\s?)?\d[\d,.]*"
+                        r"\s*(?:%|[A-Za-z]+)?\s+for\b|\s*[,;.:]|\s*$)")
+# the values before it in that series, with what each is for: "$12,000 for Class 1 and "
+_FOR_SIBLINGS = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+for\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|\s+and|"
+                           r"\s+or)\s+)+$")
 _CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")

@@ -23,8 +23,10 @@ FORMAT = 1
 # rules is not read (the index is rebuilt), as one of another Aegis version is not (2: a subject of one character
 # is refused, a subject inside its enumeration item is widened to the item's head; 3: a predicate that is only
 # another figure is refused; 4: a predicate loses the section number its span began with, as a subject did;
-# 5: an item's value with no words before it is labelled by the noun after it, "- Specialist visit: $50 copay")
-LABELS = 5
+# 5: an item's value with no words before it is labelled by the noun after it, "- Specialist visit: $50 copay";
+# 6: a value a noun phrase introduces and "for …" assigns is labelled by both, and a numbered series "Classes 2 and
+# 3" is one name in an enumeration)
+LABELS = 6
 
 
 def default_cache_dir() -> Path:

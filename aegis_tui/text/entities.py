@@ -5,8 +5,28 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .lexicon import CJK_RANGE, IRREGULAR_EN, STOP_EN, SUBJECT_ALIASES
+from .lexicon import CJK_RANGE, IRREGULAR_EN, NUMBERED_NAME_EN, SERIES_NAMES_EN, STOP_EN, SUBJECT_ALIASES
 from .quantity import width_fold
+
+# ---- numbered series: "Class 1", "Classes 2 and 3", "Tiers 1-3" ------------------------------------------------
+def series_name(word: str) -> str:
+    """A series name in the singular, lower-cased ("Classes" → class, "Severities" → severity); '' for a word that
+    names no series."""
+    w = word.lower()
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "xes", "zes", "ches", "shes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith("ss"):
+        w = w[:-1]
+    return w if w in SERIES_NAMES_EN else ""
+
+
+def series_spans(text: str) -> list[tuple[int, int]]:
+    """Where a text names members of a numbered series ("Classes 2 and 3"): one name, whose "and" joins no
+    clauses."""
+    return [m.span() for m in NUMBERED_NAME_EN.finditer(text) if series_name(m.group(1))]
+
 
 # ---- subjects: fuzzy mentions ---------------------------------------------------------------------------------
 _TOKEN = re.compile(f"[{CJK_RANGE}]|[a-z0-9]+")
