@@ -650,3 +650,52 @@ def test_an_item_value_with_no_words_before_it_is_labelled_by_the_noun_after_it(
                              "- Specialist visit: $50 copay\n- Emergency room: $350 copay, waived if admitted\n"
                              "- Urgent care: $85 copay per visit\n", "visits.md")
     assert structure_label(doc, value) == label
+
+
+@pytest.mark.parametrize("value, label", [
+    ("$12,000", ("Class 1", "maximum monthly benefit")),
+    ("$8,500", ("Classes 2 and 3", "maximum monthly benefit")),   # the series' second value: the phrase before the first
+    ("$40", ("specialist visits", "copay")),
+])
+def test_a_value_a_phrase_introduces_and_for_assigns_is_labelled_by_both(value, label):
+    doc = Document.from_text("# Long-Term Disability\n\nThe benefit equals 60% of monthly earnings, up to a maximum "
+                             "monthly benefit of $12,000 for Class 1 and $8,500 for Classes 2 and 3.\n\n# Visits\n\n"
+                             "Members pay a copay of $40 for specialist visits, waived if admitted.\n", "ltd.md")
+    assert structure_label(doc, value) == label
+    assert structure_label(doc, "60%") is None  # "of monthly earnings" assigns nothing
+
+
+def test_a_question_asking_for_the_highest_is_answered_by_what_the_document_calls_the_maximum():
+    # "highest" is not a word of the document; the end of the range it asks for is ("a maximum monthly benefit of")
+    doc, index = labelled("# Long-Term Disability Benefits\n\nLong-term disability benefits begin after 180 days. The LTD "
+                          "benefit equals 60% of monthly earnings. Each employee is paid a maximum monthly benefit of "
+                          "$12,000.\n",
+                          {"180 days": ("Long-Term Disability Benefits", "begin after"),
+                           "60%": ("Long-Term Disability Benefits", "LTD"),
+                           "$12,000": ("employee", "maximum monthly benefit")})
+    assert len(index.facts) == 3
+    got, reasons = chosen_values("What's the highest monthly long-term disability benefit I could receive?", doc, index)
+    assert got == {"$12,000"}, reasons
+
+
+def test_the_sentence_of_a_chosen_fact_answers_another_part_of_the_question():
+    # the notice and the fee stand in one provision; "do we give" is a light verb, not what is asked
+    text = (Path(__file__).parent.parent / "evalsets" / "validation" / "en_vendor_contract.md").read_text()
+    doc, index = labelled(text, {"180 days": ("Customer", "terminate for convenience on"), "25%": ("Term", "fee"),
+                                 "5 business days": ("Service levels", "Provider gives at least")})
+    assert len(index.facts) == 3
+    got, reasons = chosen_values("If we want to get out of the contract early for convenience, how much notice do we "
+                                 "give and what fee do we pay?", doc, index)
+    assert got == {"180 days", "25%"}, reasons
+
+
+def test_of_facts_saying_the_same_those_about_whom_the_answer_is_about_answer():
+    # "part-time staff": Class 4's "Part-time employees" answers; Class 2's "Salaried staff" shares only "staff"
+    doc, index = labelled("# Schedule of Benefits\n\n| Class of employee | Benefit percentage | Maximum weekly benefit |\n"
+                          "| --- | --- | --- |\n| Class 2: Salaried staff | 60% | $1,750 |\n"
+                          "| Class 4: Part-time employees | 50% | $650 |\n", {})
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    assert len(index.facts) == 4
+    got, reasons = chosen_values("For part-time staff, what percentage of pay does STD replace and what's the most "
+                                 "they can get per week?", doc, index)
+    assert got == {"50%", "$650"}, reasons

@@ -13,7 +13,7 @@ import os
 import re
 
 from ..text.document import Document
-from ..text.entities import same_entity, stem
+from ..text.entities import same_entity, series_name, stem
 from ..text.lexicon import (
     AGENT_ENDINGS_EN,
     ASKED_AGAIN,
@@ -29,7 +29,6 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
-    SERIES_NAMES_EN,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
@@ -186,12 +185,33 @@ def _ends(text: str) -> set[str]:
     return {end for end, pattern in (("most", BOUND_MOST), ("least", BOUND_LEAST)) if pattern.search(text)}
 
 
+def _clause_before(fact) -> str:
+    """The words of a fact's clause before its value ("最低发放", "up to a maximum monthly benefit of")."""
+    quote, at = fact.source_text, value_at(fact)
+    return quote[clause_start(quote, at):at] if at >= 0 else ""
+
+
 def _fact_ends(fact) -> set[str]:
     """Which end a fact's value is: as its label says, else the words of its clause before it ("最低发放200元，…"),
     else its whole quote."""
-    quote, at = fact.source_text, value_at(fact)
-    before = quote[clause_start(quote, at):at] if at >= 0 else ""
-    return _ends(f"{fact.subject} {fact.predicate}") or _ends(before) or _ends(quote)
+    return _ends(f"{fact.subject} {fact.predicate}") or _ends(_clause_before(fact)) or _ends(fact.source_text)
+
+
+def _end_frequency(doc: Document) -> dict[str, int]:
+    """How many of the document's sentences name each end of a range (most: 最高, maximum; least: 最低, minimum)."""
+    n, _ = _document_frequency(doc)
+    if doc.sha256 not in _ENDS:
+        if len(_ENDS) >= 8:
+            _ENDS.pop(next(iter(_ENDS)))
+        counts = {"most": 0, "least": 0}
+        for sentence in doc.sentences:
+            for e in _ends(sentence.text):
+                counts[e] += 1
+        _ENDS[doc.sha256] = counts
+    return _ENDS[doc.sha256]
+
+
+_ENDS: dict[str, dict[str, int]] = {}
 
 
 def _names_entity(question: str, subject: str) -> bool:
@@ -251,25 +271,12 @@ def unmentioned(question: str, doc: Document) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _series_name(word: str) -> str:
-    """A series name in the singular, lower-cased ("Classes" → class, "Severities" → severity); '' for a word that
-    names no series."""
-    w = word.lower()
-    if w.endswith("ies") and len(w) > 4:
-        w = w[:-3] + "y"
-    elif w.endswith(("sses", "xes", "zes", "ches", "shes")):
-        w = w[:-2]
-    elif w.endswith("s") and not w.endswith("ss"):
-        w = w[:-1]
-    return w if w in SERIES_NAMES_EN else ""
-
-
 def _numbered(text: str, only: set[str] | None = None) -> dict[str, set[int]]:
     """The numbers a text gives each series name ("Classes 2 and 3", "Tiers 1-3"); a number that is a quantity
     ("Level 3 days") is not a member's number."""
     out: dict[str, set[int]] = {}
     for m in NUMBERED_NAME_EN.finditer(text):
-        name = _series_name(m.group(1))
+        name = series_name(m.group(1))
         if not name or only is not None and name not in only:
             continue
         if any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(text[m.start(2):m.end(2) + 16])):
@@ -288,7 +295,7 @@ def unnumbered(question: str, doc: Document) -> list[str]:
     mine = _numbered(question)
     theirs = _numbered(doc.text, set(mine)) if mine else {}
     return [m.group(0) for m in NUMBERED_NAME_EN.finditer(question)
-            if (name := _series_name(m.group(1))) in theirs and not _numbered(m.group(0))[name] <= theirs[name]]
+            if (name := series_name(m.group(1))) in theirs and not _numbered(m.group(0))[name] <= theirs[name]]
 
 
 def listing(question: str, doc: Document, facts: list) -> list[str]:
@@ -355,6 +362,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # English words weigh by rarity; Chinese bigrams alike, since a rare one is as often two words' seam (不同级别
     # 医院 → 同级, 别医) as a rare name
     weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in asked}
+    # a question asking for the most ("the highest monthly benefit") asks for what the document gives as the most,
+    # whatever word it uses ("a maximum monthly benefit of"): that end is asked like a word, matched by a fact
+    # whose label names it, or partly by its clause before the value
+    ends = _ends(question)
+    end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
+    if end and (stated := _end_frequency(doc)[end[1:-1]]):
+        weight[end] = math.log(1 + n / stated) if question.isascii() else 1.0
     total = sum(weight.values())
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
@@ -372,12 +386,17 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
             if m:
                 ms[t] = m
+        if end in weight:
+            by_label, by_clause = _ends(f"{f.fact.subject} {f.fact.predicate}"), _ends(_clause_before(f.fact))
+            if (m := 1.0 if by_label == ends else CLAUSE_WEIGHT if by_clause == ends else 0.0):
+                ms[end] = m
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}
     if not any(match.values()):
         return None
-    named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 for t, m in ms.items())}
+    # (naming the end asked alone names nothing asked: it is how the question asks)
+    named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 and t != end for t, m in ms.items())}
     # a value of another dimension than the one asked ("多少天" answered by 2万元) answers something else; a bare
     # number (its unit in a header) may be either
     dims = asked_dimensions(question)
@@ -405,7 +424,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     named -= contrary
     # a question asking for the most (最多, the maximum) is not answered by a value the document gives as the least
     # (最低, "the minimum weekly benefit … is $50"), nor the other way round
-    ends = _ends(question)
     opposite = {f.key for f in shortlist if f.key in named and len(ends) == 1
                 and _fact_ends(f.fact) == {"least", "most"} - ends}
     named -= opposite
@@ -417,7 +435,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
               and any(w[0] == key and dimension_of(by_key[j].fact.object_value) in w[1] for j, w in own.items())
               and not _names_entity(question, by_key[k].fact.subject)}
     named -= shares
-    covered: dict[str, float] = {t: 0.0 for t in asked}
+    covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
     chosen: list[str] = []
@@ -431,6 +449,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                   for part in parts if part & named_fully
                   and not any(covered[t] >= SECTION_WEIGHT for t in part if len(t) > 1)]
         return max(shares, default=0.0)
+
+    def _beside(k: str) -> bool:
+        """Whether fact k stands in the sentence of a chosen fact and names fully a word of a part no chosen fact
+        touches: the same provision answering another part ("…terminate for convenience on 180 days' notice,
+        subject to an early termination fee equal to 25%…", asked the notice and the fee)."""
+        quote = by_key[k].fact.source_text
+        return any(by_key[c].fact.source_text == quote for c in chosen) and any(
+            w == 1.0 and len(t) > 1 and any(t in part and not any(covered[u] >= SECTION_WEIGHT for u in part if len(u) > 1)
+                                            for part in parts)
+            for t, w in says[k])
 
     while True:
         gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
@@ -450,6 +478,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 open_ = {t for part in parts if all(covered[t] == 0 for t in part) for t in part}
                 gains = {k: g for k, g in gains.items() if about[k] or any(t in open_ for t, _ in says[k])
                          or any(same_entity(by_key[k].fact.subject, s) for s in subjects)}
+                # of the facts saying the same thing, those about whom a chosen fact is about answer for them; one
+                # about another of the question's words only ("part-time staff": Class 2's "Salaried staff" beside
+                # Class 4's "Part-time employees") is another entity's, unless the question names it in full
+                whom = set().union(*(about[k] for k in chosen))
+                ours = {says[k] for k in gains if about[k] & whom}
+                gains = {k: g for k, g in gains.items() if says[k] not in ours or not about[k] or about[k] & whom
+                         or _names_entity(question, by_key[k].fact.subject)}
         best = max(gains.values(), default=0.0)
         first = first or best
         if best <= 0:
@@ -457,11 +492,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         if best < MIN_GAIN * total and best < FIRST_RATIO * first:
             # a part of the question no chosen fact touches yet ("…起付线是多少？统筹能报多大比例？") is answered on
             # its own: a fact covering most of that part's weight joins, however little of the whole it weighs
-            gains = {k: g for k, g in gains.items() if g > 0 and _part_share(k) >= PART_SHARE}
+            gains = {k: g for k, g in gains.items() if g > 0 and (_part_share(k) >= PART_SHARE or _beside(k))}
             if not gains:
                 break
             best = max(gains.values())
-        top = max((k for k in gains if gains[k] == best), key=lambda k: len(says[k]))
+        whom = set().union(*(about[k] for k in chosen))
+        top = max(sorted(k for k in gains if gains[k] == best), key=lambda k: (len(says[k]), len(about[k] & whom)))
         # a peer about another entity the question names, in full or by a range holding what it gives, comes
         # however few words that entity's name has ("在职职工和不到75岁的退休人员": 在职职工 is shorter)
         # … but not one about fewer of the things the question names and none of its own (女职工's 1500元 beside
