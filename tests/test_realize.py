@@ -211,3 +211,32 @@ def test_whom_a_chinese_clause_opens_with_is_written_before_its_subject():
     assert report.all_passed, report
     text = REALIZER.realize(report, doc)
     assert "男职工的未就业配偶，产前检查费用" in text and "800元" in text, text
+
+
+RANGES = ("# 采购方式\n\n| 采购类别 | 公开招标 | 竞争性谈判 |\n|---|---|---|\n| 工程 | 300万元以上 | 60万元至300万元 |\n\n"
+          "# Fees\n\nThe setup fee is $10 to $20 per seat.\n")
+
+
+@pytest.mark.parametrize("subject, predicate, low, high, quote, written", [
+    ("工程", "竞争性谈判", "60万元", "300万元", "| 工程 | 300万元以上 | 60万元至300万元 |", "60万元至300万元"),
+    ("setup fee", "per seat", "$10", "$20", "The setup fee is $10 to $20 per seat.", "$10 to $20"),
+])
+def test_the_two_ends_of_one_range_verify_and_are_written_as_the_range(subject, predicate, low, high, quote, written):
+    # one statement, not two values that contradict each other
+    doc = Document.from_text(RANGES, "ranges.md")
+    facts = [{"subject": subject, "predicate": predicate, "object_value": v, "fact_type": "numeric",
+              "source_text": quote} for v in (low, high)]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.all_passed, [(fv.fact.object_value, fv.failed_rules) for fv in report.facts]
+    realizer = EntityAwareRealizer()
+    text = realizer.realize(report, doc)
+    assert written in text and text.count(low) == 1 and text.count(high) == 1, text
+    assert not realizer.unsaid
+
+
+def test_two_values_of_one_label_that_are_no_range_still_clash():
+    doc = Document.from_text("# Fees\n\nThe setup fee is $10 per seat, or $20 per seat.\n", "fees.md")
+    facts = [{"subject": "setup fee", "predicate": "per seat", "object_value": v, "fact_type": "numeric",
+              "source_text": "The setup fee is $10 per seat, or $20 per seat."} for v in ("$10", "$20")]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert [fv.check("consistency").passed for fv in report.facts] == [False, False], report

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..schema import FactType
 from ..text.docindex import LIST_ITEM, document_index
@@ -18,6 +19,7 @@ from ..text.lexicon import (
     is_cjk,
 )
 from ..text.quantity import Quantity, find_quantities, parse_quantity
+from ..text.ranges import range_ends
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
 from .structural import clause_topic, header_name
@@ -108,6 +110,25 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     return f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
 
 
+def _as_ranges(facts: list[FactVerdict]) -> list[FactVerdict]:
+    """The facts to write, the two ends of one range its quote states ("工程 | 竞争性谈判 | 60万元" and "… | 300万元"
+    from "60万元至300万元") written once, as the range reads in the quote."""
+    out, taken = [], set()
+    for fv in facts:
+        if fv.index in taken:
+            continue
+        f = fv.fact
+        ends = next(((o, written) for o in facts if o.index != fv.index and o.index not in taken
+                     and (o.fact.subject, o.fact.predicate, o.fact.source_text) == (f.subject, f.predicate, f.source_text)
+                     and (written := range_ends(f.source_text, f.object_value, o.fact.object_value))), None)
+        if ends is None:
+            out.append(fv)
+            continue
+        taken.add(ends[0].index)
+        out.append(replace(fv, fact=f.model_copy(update={"object_value": ends[1]})))
+    return out
+
+
 def _sentence_start(document: Document, offset: int) -> int:
     start, _ = document_index(document).sentence_bounds(offset)
     if (marker := LIST_ITEM.match(document.text[start:offset])) is not None:
@@ -131,7 +152,7 @@ class EntityAwareRealizer:
                 question: str | None = None, scope: str = "") -> str:
         """The answer; with a scope (the section every fact stands under) the lead names it."""
         lang = language if language in TEMPLATES else document.language
-        verified = report.verified
+        verified = _as_ranges(report.verified)
         allowed = _allowed(verified)
         groups: dict[str, list[FactVerdict]] = {}
         cells: list[tuple[FactVerdict, dict]] = []

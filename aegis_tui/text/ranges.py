@@ -29,7 +29,15 @@ _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
           (_NUM + r"\s*or (?:less|fewer|below)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
           (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False)]
-_BETWEEN = re.compile(_NUM + r"\s*(?:至|到|~|～|-|–|—|to)\s*" + _NUM)
+_TO = r"\s*(?:至|到|~|～|-|–|—|to)\s*"
+_BETWEEN = re.compile(_NUM + _TO + _NUM)
+
+
+def range_ends(text: str, low: str, high: str) -> str:
+    """The range as a text writes it when it states low and high as its two ends ("60万元至300万元", "$10 to
+    $20"); '' when it does not."""
+    m = re.search(rf"(?<![\d.,]){re.escape(low)}{_TO}{re.escape(high)}(?![\d.,]\d)", text)
+    return m.group(0) if m else ""
 
 
 @dataclass(frozen=True)
