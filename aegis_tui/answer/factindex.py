@@ -374,7 +374,7 @@ class Indexer:
             # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(cand.after)
-            return self._from_item_head(key, cand) or self._from_for(key, cand) or plain and (self._from_clause(key, cand)
+            return self._from_item_head(key, cand) or self._from_assigned(key, cand) or plain and (self._from_clause(key, cand)
                                                                  or self._from_condition(key, cand)
                                                                  or self._from_title(key, cand))
         table, cell = found
@@ -510,12 +510,13 @@ class Indexer:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
 
-    def _from_for(self, key: str, cand: Candidate) -> bool:
+    def _from_assigned(self, key: str, cand: Candidate) -> bool:
         """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
-        for Class 1 and $8,500 for Classes 2 and 3"): what follows "for" is the subject, the phrase the predicate,
-        for each value of the series. Kept only if that label verifies."""
-        after, before = _FOR_AFTER.match(cand.after), _FOR_SIBLINGS.sub("", cand.before)
-        if after is None or CJK.search(before):
+        for Class 1 and $8,500 for Classes 2 and 3"), or a share with its base ("an upfront fee equal to 1.25% of the
+        Term Loan A and 0.75% of the revolving commitments"): what it is for, or of, is the subject, the phrase the
+        predicate, for each value of the series. Kept only if that label verifies."""
+        after, before = _ASSIGNED.match(cand.after), _ASSIGNED_BEFORE.sub("", cand.before)
+        if after is None or CJK.search(before) or after.group("how") == "of" and dimension_of(cand.value) != "percent":
             return False
         m = _NOUN_OF.search(before)
         if m is None:
@@ -630,15 +631,19 @@ _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
 _WORDS_AFTER = re.compile(rf"[A-Za-z{CJK_RANGE}]")
 # the noun right after a value, up to the clause's end: "$50 copay", "$350 copay, waived if admitted"
 _NOUN_AFTER = re.compile(rf"^\s*(?P<p>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){{0,2}}|[{CJK_RANGE}]{{2,8}})\s*(?:[,，;；.。]|$)")
-# a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of"
-_NOUN_OF = re.compile(r"\b(?:an?|the)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
+# a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of",
+# "(renews) for successive Renewal Terms of"
+_NOUN_OF = re.compile(r"\b(?:an?|the|for(?:\s+(?:an?|the))?)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
                       re.IGNORECASE)
 # "for Class 1" after a value, up to the next value of the series ("… and $8,500 for …") or the clause's end
-_FOR_AFTER = re.compile(r"^\s+for\s+(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?(?:[$€£¥]\s?)?\d[\d,.]*"
-                        r"\s*(?:%|[A-Za-z]+)?\s+for\b|\s*[,;.:]|\s*$)")
+# "for Class 1" after a value (or, after a share, "of the Term Loan A": its base), up to the next value of the
+# series ("… and $8,500 for …"), an adverbial ("at closing") or the clause's end
+_ASSIGNED = re.compile(r"^\s+(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?"
+                       r"(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\b|\s+(?:at|on|upon|by|within|before|after|"
+                       r"when|if|unless|payable|due)\b|\s*[,;.:]|\s*$)")
 # the values before it in that series, with what each is for: "$12,000 for Class 1 and "
-_FOR_SIBLINGS = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+for\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|\s+and|"
-                           r"\s+or)\s+)+$")
+_ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|"
+                              r"\s+and|\s+or)\s+)+$")
 _CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")

@@ -29,6 +29,7 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
+    STOP_EN,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
@@ -115,7 +116,10 @@ def _stemmed(text: str) -> set[str]:
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
                 out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
     for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
-        out |= {stem(w) for w in _PARTS_OF_WORD.split(word.lower()) if len(w) > 1 and w not in QUESTION_FILLER_EN}
+        parts = _PARTS_OF_WORD.split(word.lower())
+        # a filler word standing alone ("how long") says nothing; inside a compound ("long-term") it tells it apart
+        filler = QUESTION_FILLER_EN if len(parts) == 1 else STOP_EN
+        out |= {stem(w) for w in parts if len(w) > 1 and w not in filler}
     return out
 
 
@@ -150,7 +154,53 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
     return _DF[doc.sha256]
 
 
-def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
+_ABBREVIATED = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*[（(]([A-Z]{2,6})[)）]")
+_ABBR: dict[str, dict[str, set[str]]] = {}
+
+
+def _abbreviations(doc: Document) -> dict[str, set[str]]:
+    """The abbreviations a document defines ("Short-Term Disability (STD)"): each one's stem → the stems of the
+    words it stands for, the words whose initials spell it."""
+    if doc.sha256 not in _ABBR:
+        if len(_ABBR) >= 8:
+            _ABBR.pop(next(iter(_ABBR)))
+        out: dict[str, set[str]] = {}
+        for m in _ABBREVIATED.finditer(doc.text):
+            words, abbr = m.group(1).split(), m.group(2)
+            for k in range(1, len(words) + 1):
+                phrase = words[-k:]
+                if "".join(p[0] for w in phrase for p in _PARTS_OF_WORD.split(w) if p).upper() == abbr:
+                    if long := _stemmed(" ".join(phrase)):
+                        out.setdefault(stem(abbr.lower()), set()).update(long)
+                    break
+        _ABBR[doc.sha256] = out
+    return _ABBR[doc.sha256]
+
+
+def _spelled_out(words, spelled: dict[str, set[str]], shortened: dict[str, set[str]]):
+    """Words with each abbreviation of `spelled` they hold joined by the words it stands for, and the words of each
+    name of `shortened` they hold in full by its abbreviation ("STD" ~ short-term disability); a dict keeps each
+    word's weight."""
+    weights = words if isinstance(words, dict) else dict.fromkeys(words, 1.0)
+    out = dict(weights)
+    for a, long in spelled.items():
+        if a in weights:
+            for t in long:
+                out[t] = max(out.get(t, 0.0), weights[a])
+    for a, long in shortened.items():
+        if a not in weights and long <= weights.keys() and not _wider(long, weights.keys(), shortened):
+            out[a] = min(weights[t] for t in long)
+    return out if isinstance(words, dict) else set(out)
+
+
+def _wider(long: set[str], words, abbreviations: dict[str, set[str]]) -> bool:
+    """Whether words spell out another abbreviation whose words hold these and more (short-term disability holds
+    what is left of long-term disability once "long" is dropped as a filler word)."""
+    return any(long < other <= words for other in abbreviations.values())
+
+
+def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = None,
+           shortened: dict[str, set[str]] | None = None) -> tuple[dict[str, float], set[str]]:
     """What a fact says it is, as weighted terms (its predicate fully; for a table cell its column header fully
     and the table's caption and section half, since a table's columns may be scopes and its caption the measure;
     for a clause its section half), and who it is about (its subject: for a cell, the row label)."""
@@ -168,7 +218,9 @@ def _sides(f: IndexedFact, doc: Document) -> tuple[dict[str, float], set[str]]:
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     add(f.section, SECTION_WEIGHT)
-    return what, _stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact))
+    spelled, shortened = spelled or {}, shortened or {}
+    return (_spelled_out(what, spelled, shortened),
+            _spelled_out(_stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact)), spelled, shortened))
 
 
 def _as_stated(fact) -> str:
@@ -370,12 +422,18 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if end and (stated := _end_frequency(doc)[end[1:-1]]):
         weight[end] = math.log(1 + n / stated) if question.isascii() else 1.0
     total = sum(weight.values())
+    # an abbreviation the document defines stands for its words where the question uses the other form only
+    # ("short-term disability" asked, "STD benefits" written; "the SAR" asked, "a Suspicious Activity Report"
+    # written); a question using both already matches either
+    defined = _abbreviations(doc)
+    spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
+    shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
     by_key = {f.key: f for f in shortlist}
     for f in shortlist:
-        what, who = _sides(f, doc)
+        what, who = _sides(f, doc, spelled, shortened)
         for v, w in list(what.items()):
             if v in alias:
                 what[alias[v]] = max(what.get(alias[v], 0.0), w)
@@ -438,16 +496,23 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
+    # what each part asks of its own: its words no other part uses ("how long is the waiting period before
+    # long-term disability starts" beside "how many weeks can short-term disability be paid": long, period, start)
+    apart = [{t for t in part if not any(t in other for other in parts if other is not part)} or part for part in parts]
     chosen: list[str] = []
     first = 0.0
 
+    def _untouched(i: int) -> bool:
+        """Whether no chosen fact covers a word part i asks of its own, in what it says it is (a clause may
+        mention it)."""
+        return not any(covered[t] >= SECTION_WEIGHT for t in apart[i] if len(t) > 1)
+
     def _part_share(k: str) -> float:
-        """The largest share of the weight of an untouched part (no word of it in what a chosen fact says it is;
-        a clause may mention it) that fact k matches, naming one of its words fully."""
+        """The largest share of the weight of an untouched part that fact k matches, naming one of its words
+        fully."""
         named_fully = {t for t, w in says[k] if w == 1.0 and len(t) > 1}
         shares = [sum(weight[t] * match[k].get(t, 0.0) for t in part) / sum(weight[t] for t in part)
-                  for part in parts if part & named_fully
-                  and not any(covered[t] >= SECTION_WEIGHT for t in part if len(t) > 1)]
+                  for i, part in enumerate(parts) if part & named_fully and _untouched(i)]
         return max(shares, default=0.0)
 
     def _beside(k: str) -> bool:
@@ -456,8 +521,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         subject to an early termination fee equal to 25%…", asked the notice and the fee)."""
         quote = by_key[k].fact.source_text
         return any(by_key[c].fact.source_text == quote for c in chosen) and any(
-            w == 1.0 and len(t) > 1 and any(t in part and not any(covered[u] >= SECTION_WEIGHT for u in part if len(u) > 1)
-                                            for part in parts)
+            w == 1.0 and len(t) > 1 and any(t in part and _untouched(i) for i, part in enumerate(parts))
             for t, w in says[k])
 
     while True:
@@ -468,7 +532,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             # names so is another part of the question ("…起付线是多少？统筹能报多大比例？"); one that adds only its
             # subject's or clause's words answers something else
             gains = {k: g for k, g in gains.items()
-                     if any(w == 1.0 and covered[t] < 1.0 and len(t) > 1 for t, w in says[k])}
+                     if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k])}
             if any(about[k] for k in chosen):
                 # the first facts are about someone the question names: so must the later ones be, or about an
                 # entity a chosen fact is about, unless they answer a part of the question no chosen fact touches
