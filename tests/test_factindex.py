@@ -198,6 +198,18 @@ def test_a_model_predicate_loses_the_section_number_its_span_began_with(tmp_path
     assert fact.predicate == "request a credit within"
 
 
+def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_under_the_title(tmp_path):
+    # words after the value ("unless …") keep structure from deciding first; after the model's last label failed,
+    # the phrase that introduces the value, under the section's title, is the label when it verifies
+    doc = Document.from_text("# Term and renewal\n\n1.2 After the Initial Term, the Agreement renews automatically for "
+                             "successive Renewal Terms of 12 months unless either party gives notice at least 90 days before "
+                             "the end of the term.\n", "terms.md")
+    index, asked = _index_with_labels(doc, tmp_path, lambda prompt: ("and", "the"))
+    [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == "12 months"]
+    assert (fact.subject, fact.predicate) == ("Term and renewal", "successive Renewal Terms")
+    assert "90 days" not in {f.fact.object_value for f in index.facts.values()}  # no phrase introduces it
+
+
 def test_questions_ensuring_values_at_once_share_one_run(tmp_path):
     # two answers (or an answer and the background run) that find no run going must not each start one: the
     # second used to raise "the index is already being built" and lose its answer. A barrier in run() holds

@@ -488,7 +488,10 @@ class Indexer:
                         note = replace(note, avoid_subject=fact.subject)
         if r.attempt < self.max_attempts:
             return self._submit(r.key, r.attempt + 1, note)
-        if self._from_clause(r.key, cand):
+        # the model's last label failed: the clause's own grammar, else the phrase that introduces the value under
+        # its section's title ("renews automatically for successive Renewal Terms of 12 months unless …": words
+        # after the value kept structure from deciding it first)
+        if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True):
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
@@ -553,7 +556,7 @@ class Indexer:
         predicate = m.group("p").strip()
         return _says_something(predicate) and self._keep_if_verified(key, cand, c.group("c").strip(), predicate)
 
-    def _from_title(self, key: str, cand: Candidate) -> bool:
+    def _from_title(self, key: str, cand: Candidate, *, last_resort: bool = False) -> bool:
         """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
         article ("第七条 门急诊医疗保险金。…") is about what the title names. Not when an earlier clause of its
         sentence is a condition ("在经备案的民营医院住院的，年度免赔额提高至…"): the title would drop it.
@@ -572,8 +575,9 @@ class Indexer:
                 return False
             # a share of a named base ("1.25% of the Term Loan A and 0.75% of the revolving commitments"), or one
             # of several figures the phrase introduces, is told apart by more than the phrase: the model labels it
+            # (unless its last label failed: then the phrase right before the value is the best label there is)
             dims = [q.quantity.dimension for q in document_index(doc).quantities_in(start, end)]
-            if re.match(r"\s*of\b", cand.after) or dims.count(dimension_of(cand.value)) > 1:
+            if re.match(r"\s*of\b", cand.after) or dims.count(dimension_of(cand.value)) > 1 and not last_resort:
                 return False
             predicate = m.group("p").strip()
             return _says_something(predicate) and predicate.lower() not in title.lower() \

@@ -25,8 +25,9 @@ FORMAT = 1
 # another figure is refused; 4: a predicate loses the section number its span began with, as a subject did;
 # 5: an item's value with no words before it is labelled by the noun after it, "- Specialist visit: $50 copay";
 # 6: a value a noun phrase introduces and "for …" assigns is labelled by both, and a numbered series "Classes 2 and
-# 3" is one name in an enumeration; 7: a share's base after "of" is whom it is for, "for successive Renewal Terms of")
-LABELS = 7
+# 3" is one name in an enumeration; 7: a share's base after "of" is whom it is for, "for successive Renewal Terms of";
+# 8: after the model's last label failed, the section's title and the phrase introducing the value)
+LABELS = 8
 
 
 def default_cache_dir() -> Path:
