@@ -759,3 +759,20 @@ def test_a_later_fact_naming_only_what_the_chosen_facts_section_names_adds_nothi
     got, reasons = chosen_values("I'm on salary (not an executive). What's the highest monthly long-term disability "
                                  "benefit I could receive?", doc, index)
     assert "$8,500" in got and "60%" not in got, reasons
+
+
+@pytest.mark.parametrize("value, label", [
+    ("300元", ("一级及以下定点医疗机构", "起付线标准")),   # the first item: the lead-in opens its fragment
+    ("600元", ("二级定点医疗机构", "起付线标准")),
+])
+def test_an_item_that_only_names_whom_is_labelled_by_the_lead_in_s_topic(value, label):
+    doc = Document.from_text("# 住院待遇\n\n第八条 起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；二级定点医疗机构"
+                             "600元。\n", "lead.md")
+    assert structure_label(doc, value) == label
+
+
+def test_an_item_that_is_a_bound_is_not_a_name_for_the_lead_in():
+    doc = Document.from_text("# 住院待遇\n\n第九条 年度最高支付限额按年龄确定：超过80万元。\n", "lead.md")
+    index = FactIndex(doc, "test-model")
+    [(key, cand)] = [(k, c) for k, c in index.candidates.items() if c.value == "80万元"]
+    assert not Indexer(NO_ENGINE, index)._from_lead_in(key, cand)

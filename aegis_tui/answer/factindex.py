@@ -23,7 +23,15 @@ from ..errors import AegisError
 from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
-from ..text.lexicon import CJK, CJK_RANGE, CONDITION_OPENERS_ZH, FUNCTION_ZH, PREDICATE_FILLER_EN
+from ..text.lexicon import (
+    CJK,
+    CJK_RANGE,
+    CONDITION_OPENERS_ZH,
+    FUNCTION_ZH,
+    PERIOD_WORDS,
+    PREDICATE_FILLER_EN,
+    THRESHOLD_PREDICATE,
+)
 from ..text.quantity import dimension_of, find_quantities
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
@@ -374,9 +382,11 @@ class Indexer:
             # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(cand.after)
-            return self._from_item_head(key, cand) or self._from_assigned(key, cand) or plain and (self._from_clause(key, cand)
-                                                                 or self._from_condition(key, cand)
-                                                                 or self._from_title(key, cand))
+            # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
+            return plain and self._from_lead_in(key, cand) or self._from_item_head(key, cand) \
+                or self._from_assigned(key, cand) or plain and (self._from_clause(key, cand)
+                                                                or self._from_condition(key, cand)
+                                                                or self._from_title(key, cand))
         table, cell = found
         subject = table.row_header(cell.row).strip()
         column = header_name(table.column_header(cell.col))
@@ -529,6 +539,28 @@ class Indexer:
                 or subject.lower() in predicate.lower() or predicate.lower() in subject.lower():
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _from_lead_in(self, key: str, cand: Candidate) -> bool:
+        """A Chinese enumeration whose lead-in names the measure and whose items name only who it is for
+        ("起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；二级定点医疗机构600元；…"): the item's name is
+        the subject, the lead-in's topic (before 按 / 为 / 如下 …) the predicate. Kept only if that label verifies."""
+        head = cand.head if cand.head and cand.head not in cand.fragment else ""
+        before = cand.before
+        if not head and (m := _OWN_HEAD.match(before)) is not None:  # the first item: the lead-in opens its fragment
+            head, before = m.group(1) + "：", m.group(2)
+        head = _NUMBERING.sub("", head.strip(), count=1).strip()
+        name = _NUMBERING.sub("", LIST_ITEM.sub("", before, count=1), count=1).strip()
+        if not head.endswith(("：", ":")) or not CJK.search(head) or not name:
+            return False
+        topic = _caption_topic(head.rstrip("：:"))
+        topic = topic.rsplit("的", 1)[-1].strip()
+        # an item that is a clause of its own ("在…住院的，报销比例为") labels itself: not a bare name
+        if len(topic) < 2 or not _says_something(topic) or len(name) > 20 or any(ch.isdigit() for ch in name) \
+                or name.endswith("的") or _TOPIC_END.search(name) or any(p in name for p in "，,；;。：:（(") \
+                or name[0] in CONDITION_OPENERS_ZH or topic in name or name in topic \
+                or THRESHOLD_PREDICATE.search(name) or PERIOD_WORDS.search(name) or name[-1] in "在至达按每":
+            return False
+        return self._keep_if_verified(key, cand, name, topic)
 
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
