@@ -406,3 +406,17 @@ def test_grammar_after_reopening_the_same_model_does_not_crash(smollm2_model):
     proc = subprocess.run([sys.executable, "-c", REOPEN], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.count('{"a": ') == 3
+
+
+@pytest.mark.model
+def test_the_grammar_tokenizer_is_built_in_the_background_and_an_engine_closes_after_it(embedded_model, monkeypatch):
+    # the first grammar request must not wait seconds for llguidance's tokenizer: the engine starts building it
+    # when it loads, and closing the engine waits for that build (no native work left running at exit)
+    from aegis_tui.engine import Engine, grammar_matcher
+
+    monkeypatch.setattr(grammar_matcher, "_tokenizers", {})  # as in a fresh process
+    eng = Engine(EngineConfig(model_path=embedded_model, n_parallel=1, n_ctx_per_slot=256, n_threads=2))
+    builder = eng.compiler._preparing
+    assert builder is not None
+    eng.close()
+    assert not builder.is_alive() and embedded_model in grammar_matcher._tokenizers

@@ -78,6 +78,7 @@ class Engine:
         self.n_batch = ll.llama_n_batch(self.ctx)
         self.n_ctx = ll.llama_n_ctx(self.ctx)
         self.compiler = GrammarCompiler(config.model_path, self.vocab)
+        self.compiler.prepare()  # the grammar tokenizer builds while the caller reads its document
         self._eog_cache: dict[int, bool] = {}
         self._sched = Scheduler(self)
 
@@ -256,6 +257,9 @@ class Engine:
                 sched.close(join=False)
                 return
             sched.close()
+        compiler = getattr(self, "compiler", None)
+        if compiler is not None:
+            compiler.join()
         if sys.is_finalizing():
             return  # at interpreter exit the native library may already be half torn down
         if self.ctx:

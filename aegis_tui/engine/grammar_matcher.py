@@ -85,6 +85,29 @@ class GrammarCompiler:
         self._lock = threading.Lock()
         self._max = max_cached
         self.force_fallback = False  # tests and benchmarks can pin the llama.cpp GBNF path
+        self._preparing: threading.Thread | None = None
+
+    def prepare(self) -> None:
+        """Start building the llguidance tokenizer in the background (about 3 s on 2 cores for a 262k-token
+        vocabulary, once per model file and process), so the first grammar-constrained request does not wait for
+        it; compile() takes it from the cache, or waits on its lock while it is being built."""
+        with _tok_lock:
+            if self._model_path in _tokenizers or self._preparing is not None:
+                return
+
+        def build() -> None:
+            try:
+                llg_tokenizer(self._model_path)
+            except Exception:  # noqa: BLE001 - compile() raises it again, where a caller can act on it
+                pass
+
+        self._preparing = threading.Thread(target=build, name="aegis-llg-tokenizer", daemon=True)
+        self._preparing.start()
+
+    def join(self) -> None:
+        """Wait for a tokenizer build prepare() started (an engine closing must not leave it running)."""
+        if self._preparing is not None:
+            self._preparing.join()
 
     def compile(self, text: str) -> CompiledGrammar:
         key = ("F:" if self.force_fallback else "L:") + text
