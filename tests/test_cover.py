@@ -640,31 +640,6 @@ def test_a_question_asking_for_the_most_is_not_answered_by_the_least(doc_labels,
     assert got == {value}, reasons
 
 
-@pytest.mark.parametrize("value, label", [
-    ("$50", ("Specialist visit", "copay")),
-    ("$350", ("Emergency room", "copay")),      # up to the clause's end: not "copay, waived if admitted"
-    ("$85", ("Urgent care", "copay per visit")),
-])
-def test_an_item_value_with_no_words_before_it_is_labelled_by_the_noun_after_it(value, label):
-    doc = Document.from_text("# Visits\n\nOffice visits (in-network), the deductible does not apply:\n\n"
-                             "- Specialist visit: $50 copay\n- Emergency room: $350 copay, waived if admitted\n"
-                             "- Urgent care: $85 copay per visit\n", "visits.md")
-    assert structure_label(doc, value) == label
-
-
-@pytest.mark.parametrize("value, label", [
-    ("$12,000", ("Class 1", "maximum monthly benefit")),
-    ("$8,500", ("Classes 2 and 3", "maximum monthly benefit")),   # the series' second value: the phrase before the first
-    ("$40", ("specialist visits", "copay")),
-])
-def test_a_value_a_phrase_introduces_and_for_assigns_is_labelled_by_both(value, label):
-    doc = Document.from_text("# Long-Term Disability\n\nThe benefit equals 60% of monthly earnings, up to a maximum "
-                             "monthly benefit of $12,000 for Class 1 and $8,500 for Classes 2 and 3.\n\n# Visits\n\n"
-                             "Members pay a copay of $40 for specialist visits, waived if admitted.\n", "ltd.md")
-    assert structure_label(doc, value) == label
-    assert structure_label(doc, "60%") is None  # "of monthly earnings" assigns nothing
-
-
 def test_a_question_asking_for_the_highest_is_answered_by_what_the_document_calls_the_maximum():
     # "highest" is not a word of the document; the end of the range it asks for is ("a maximum monthly benefit of")
     doc, index = labelled("# Long-Term Disability Benefits\n\nLong-term disability benefits begin after 180 days. The LTD "
@@ -732,18 +707,6 @@ def test_a_question_writing_both_forms_gets_no_double_credit_for_an_abbreviation
     assert got == {"25 calendar days"}, reasons
 
 
-@pytest.mark.parametrize("value, label", [
-    ("1.25%", ("Term Loan A", "upfront fee")),             # a share: what it is of is whom it is for
-    ("0.75%", ("revolving commitments", "upfront fee")),   # up to an adverbial ("at closing")
-    ("12 months", ("Term and renewal", "successive Renewal Terms")),
-])
-def test_a_share_of_a_named_base_and_a_phrase_after_for_are_labelled_from_structure(value, label):
-    doc = Document.from_text("# Term and renewal\n\nThe Agreement renews automatically for successive Renewal Terms "
-                             "of 12 months.\n\n# Fees\n\nThe Borrower shall pay an upfront fee equal to 1.25% of the "
-                             "Term Loan A and 0.75% of the revolving commitments at closing.\n", "loan.md")
-    assert structure_label(doc, value) == label
-
-
 def test_a_later_fact_naming_only_what_the_chosen_facts_section_names_adds_nothing():
     # "the highest monthly long-term disability benefit": the maximum monthly benefits answer it, under the
     # Long-Term Disability section; the LTD percentage names only that section's words ("LTD") and does not join
@@ -761,14 +724,37 @@ def test_a_later_fact_naming_only_what_the_chosen_facts_section_names_adds_nothi
     assert "$8,500" in got and "60%" not in got, reasons
 
 
-@pytest.mark.parametrize("value, label", [
-    ("300元", ("一级及以下定点医疗机构", "起付线标准")),   # the first item: the lead-in opens its fragment
-    ("600元", ("二级定点医疗机构", "起付线标准")),
+VISITS = ("# Visits\n\nOffice visits (in-network), the deductible does not apply:\n\n- Specialist visit: $50 copay\n"
+          "- Emergency room: $350 copay, waived if admitted\n- Urgent care: $85 copay per visit\n")
+LTD = ("# Long-Term Disability\n\nThe benefit equals 60% of monthly earnings, up to a maximum monthly benefit of "
+       "$12,000 for Class 1 and $8,500 for Classes 2 and 3.\n\n# Visits\n\nMembers pay a copay of $40 for specialist "
+       "visits, waived if admitted.\n")
+LOAN = ("# Term and renewal\n\nThe Agreement renews automatically for successive Renewal Terms of 12 months.\n\n"
+        "# Fees\n\nThe Borrower shall pay an upfront fee equal to 1.25% of the Term Loan A and 0.75% of the revolving "
+        "commitments at closing.\n")
+LEAD_IN = "# 住院待遇\n\n第八条 起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；二级定点医疗机构600元。\n"
+
+
+@pytest.mark.parametrize("text, value, label", [
+    # an item's value with no words before it: the noun after it, up to the clause's end
+    (VISITS, "$50", ("Specialist visit", "copay")),
+    (VISITS, "$350", ("Emergency room", "copay")),      # not "copay, waived if admitted"
+    (VISITS, "$85", ("Urgent care", "copay per visit")),
+    # a value a phrase introduces and "for …" assigns; the series' second value takes the phrase before the first
+    (LTD, "$12,000", ("Class 1", "maximum monthly benefit")),
+    (LTD, "$8,500", ("Classes 2 and 3", "maximum monthly benefit")),
+    (LTD, "$40", ("specialist visits", "copay")),
+    (LTD, "60%", None),                                  # "of monthly earnings" assigns nothing
+    # a share: what it is of is whom it is for, up to an adverbial ("at closing"); "for successive … of"
+    (LOAN, "1.25%", ("Term Loan A", "upfront fee")),
+    (LOAN, "0.75%", ("revolving commitments", "upfront fee")),
+    (LOAN, "12 months", ("Term and renewal", "successive Renewal Terms")),
+    # an item that only names whom it is for: the lead-in's topic; the first item's fragment opens with the lead-in
+    (LEAD_IN, "300元", ("一级及以下定点医疗机构", "起付线标准")),
+    (LEAD_IN, "600元", ("二级定点医疗机构", "起付线标准")),
 ])
-def test_an_item_that_only_names_whom_is_labelled_by_the_lead_in_s_topic(value, label):
-    doc = Document.from_text("# 住院待遇\n\n第八条 起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；二级定点医疗机构"
-                             "600元。\n", "lead.md")
-    assert structure_label(doc, value) == label
+def test_a_value_is_labelled_from_structure_where_structure_decides_it(text, value, label):
+    assert structure_label(Document.from_text(text, "structure.md"), value) == label
 
 
 def test_an_item_that_is_a_bound_is_not_a_name_for_the_lead_in():
