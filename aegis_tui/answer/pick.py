@@ -251,7 +251,6 @@ def _fact_ends(fact) -> set[str]:
 
 def _end_frequency(doc: Document) -> dict[str, int]:
     """How many of the document's sentences name each end of a range (most: 最高, maximum; least: 最低, minimum)."""
-    n, _ = _document_frequency(doc)
     if doc.sha256 not in _ENDS:
         if len(_ENDS) >= 8:
             _ENDS.pop(next(iter(_ENDS)))
@@ -503,7 +502,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     first = 0.0
 
     def _untouched(i: int) -> bool:
-        """Whether no chosen fact covers a word part i asks of its own, in what it says it is (a clause may
+        """Whether no chosen fact covers a word part i asks of its own by its label or section (a clause may
         mention it)."""
         return not any(covered[t] >= SECTION_WEIGHT for t in apart[i] if len(t) > 1)
 
@@ -525,6 +524,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             for t, w in says[k])
 
     while True:
+        whom = set().union(*(about[k] for k in chosen))  # the asked words the chosen facts are about
         gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
                  for k in named if k not in chosen}
         if chosen:
@@ -545,7 +545,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 # of the facts saying the same thing, those about whom a chosen fact is about answer for them; one
                 # about another of the question's words only ("part-time staff": Class 2's "Salaried staff" beside
                 # Class 4's "Part-time employees") is another entity's, unless the question names it in full
-                whom = set().union(*(about[k] for k in chosen))
                 ours = {says[k] for k in gains if about[k] & whom}
                 gains = {k: g for k, g in gains.items() if says[k] not in ours or not about[k] or about[k] & whom
                          or _names_entity(question, by_key[k].fact.subject)}
@@ -560,7 +559,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             if not gains:
                 break
             best = max(gains.values())
-        whom = set().union(*(about[k] for k in chosen))
         top = max(sorted(k for k in gains if gains[k] == best), key=lambda k: (len(says[k]), len(about[k] & whom)))
         # a peer about another entity the question names, in full or by a range holding what it gives, comes
         # however few words that entity's name has ("在职职工和不到75岁的退休人员": 在职职工 is shorter)
