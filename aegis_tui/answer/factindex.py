@@ -671,7 +671,6 @@ _NOUN_AFTER = re.compile(rf"^\s*(?P<p>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*
 # "(renews) for successive Renewal Terms of"
 _NOUN_OF = re.compile(r"\b(?:an?|the|for(?:\s+(?:an?|the))?)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,4}?[A-Za-z][\w'-]*)\s+(?:of|equal\s+to)\s*$",
                       re.IGNORECASE)
-# "for Class 1" after a value, up to the next value of the series ("… and $8,500 for …") or the clause's end
 # "for Class 1" after a value (or, after a share, "of the Term Loan A": its base), up to the next value of the
 # series ("… and $8,500 for …"), an adverbial ("at closing") or the clause's end
 _ASSIGNED = re.compile(r"^\s+(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?"

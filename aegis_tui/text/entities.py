@@ -8,6 +8,7 @@ from functools import lru_cache
 from .lexicon import CJK_RANGE, IRREGULAR_EN, NUMBERED_NAME_EN, SERIES_NAMES_EN, STOP_EN, SUBJECT_ALIASES
 from .quantity import width_fold
 
+
 # ---- numbered series: "Class 1", "Classes 2 and 3", "Tiers 1-3" ------------------------------------------------
 def series_name(word: str) -> str:
     """A series name in the singular, lower-cased ("Classes" → class, "Severities" → severity); '' for a word that

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from textual.widgets import Label, ProgressBar
 
-from . import messages as m
 from ..errors import one_line
+from . import messages as m
 from .document_view import DocumentView
 from .facts_pane import FactsPane
 from .panes import PaneTabs

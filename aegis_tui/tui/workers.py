@@ -6,8 +6,8 @@ import time
 from functools import partial
 from pathlib import Path
 
-from . import messages as m
 from ..errors import one_line
+from . import messages as m
 from .runs import QuestionRun
 
 
