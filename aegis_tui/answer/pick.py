@@ -243,10 +243,18 @@ def _clause_before(fact) -> str:
     return quote[clause_start(quote, at):at] if at >= 0 else ""
 
 
+def _end_readings(fact):
+    """Which ends of a range a fact's value is, read in turn from its label, from the words of its clause before it
+    ("最低发放200元，…") and from its whole quote, each with how surely that place says it (the quote not at all:
+    it may name the end of another value)."""
+    yield _ends(f"{fact.subject} {fact.predicate}"), 1.0
+    yield _ends(_clause_before(fact)), CLAUSE_WEIGHT
+    yield _ends(fact.source_text), 0.0
+
+
 def _fact_ends(fact) -> set[str]:
-    """Which end a fact's value is: as its label says, else the words of its clause before it ("最低发放200元，…"),
-    else its whole quote."""
-    return _ends(f"{fact.subject} {fact.predicate}") or _ends(_clause_before(fact)) or _ends(fact.source_text)
+    """Which end a fact's value is: as the first place that names one says."""
+    return next((ends for ends, _ in _end_readings(fact) if ends), set())
 
 
 def _end_frequency(doc: Document) -> dict[str, int]:
@@ -443,10 +451,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
             if m:
                 ms[t] = m
-        if end in weight:
-            by_label, by_clause = _ends(f"{f.fact.subject} {f.fact.predicate}"), _ends(_clause_before(f.fact))
-            if (m := 1.0 if by_label == ends else CLAUSE_WEIGHT if by_clause == ends else 0.0):
-                ms[end] = m
+        if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)):
+            ms[end] = m
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}

@@ -19,7 +19,7 @@ from ..text.lexicon import (
     is_cjk,
 )
 from ..text.quantity import Quantity, find_quantities, parse_quantity
-from ..text.ranges import range_ends
+from ..text.ranges import one_range
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
 from .structural import clause_topic, header_name
@@ -119,8 +119,9 @@ def _as_ranges(facts: list[FactVerdict]) -> list[FactVerdict]:
             continue
         f = fv.fact
         ends = next(((o, written) for o in facts if o.index != fv.index and o.index not in taken
-                     and (o.fact.subject, o.fact.predicate, o.fact.source_text) == (f.subject, f.predicate, f.source_text)
-                     and (written := range_ends(f.source_text, f.object_value, o.fact.object_value))), None)
+                     and (o.fact.subject, o.fact.predicate) == (f.subject, f.predicate)
+                     and (written := one_range(f.source_text, f.object_value, o.fact.source_text, o.fact.object_value))),
+                    None)
         if ends is None:
             out.append(fv)
             continue

@@ -18,7 +18,7 @@ from ..text.lexicon import (
     is_change,
 )
 from ..text.quantity import Quantity, QuantityMatch, parse_quantity
-from ..text.ranges import range_ends
+from ..text.ranges import one_range
 from .report import CheckResult
 
 _PREDICATE_KEYS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
@@ -231,9 +231,7 @@ def consistency(ctx: FactContext) -> CheckResult:
     # the two ends of one range its quote states ("工程 | 竞争性谈判 | 60万元至300万元") are one statement, not two
     clash = [i for i, k in enumerate(keys)
              if i != ctx.index and standing[i] and k[:2] == mine[:2] and k[2] != mine[2]
-             and not (facts[i].source_text == me.source_text
-                      and (range_ends(me.source_text, me.object_value, facts[i].object_value)
-                           or range_ends(me.source_text, facts[i].object_value, me.object_value)))]
+             and not one_range(me.source_text, me.object_value, facts[i].source_text, facts[i].object_value)]
     if clash:
         other = facts[clash[0]].object_value
         return CheckResult("consistency", False, f"fact {clash[0]} gives '{other}' for the same subject and "

@@ -40,6 +40,14 @@ def range_ends(text: str, low: str, high: str) -> str:
     return m.group(0) if m else ""
 
 
+def one_range(quote: str, value: str, other_quote: str, other_value: str) -> str:
+    """The range as written when two values quoted from the same text are its two ends, in either order
+    ("60万元" and "300万元" from "60万元至300万元"); '' when they are not."""
+    if quote != other_quote:
+        return ""
+    return range_ends(quote, value, other_value) or range_ends(quote, other_value, value)
+
+
 @dataclass(frozen=True)
 class Interval:
     lo: float
