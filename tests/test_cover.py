@@ -733,6 +733,12 @@ LOAN = ("# Term and renewal\n\nThe Agreement renews automatically for successive
         "# Fees\n\nThe Borrower shall pay an upfront fee equal to 1.25% of the Term Loan A and 0.75% of the revolving "
         "commitments at closing.\n")
 LEAD_IN = "# 住院待遇\n\n第八条 起付线标准按医疗机构级别确定：一级及以下定点医疗机构300元；二级定点医疗机构600元。\n"
+# tiers named by their brackets: as list items (the measure after the bracket), or in one sentence (the measure the
+# lead-in names, a rate of a fee; "2.5万元…" opens an item, it is not item 2)
+TIERS = ("# 补充保险\n\n第十条 超过起付标准的费用，由补充保险按以下比例分段支付：\n\n"
+         "1. 2.5万元以下（含）的部分，支付比例为50%；\n2. 2.5万元以上至6万元（含）的部分，支付比例为60%；\n"
+         "3. 6万元以上的部分，支付比例为70%。\n\n# 管理费\n\n第十一条 管理费按合同金额的一定比例核定："
+         "100万元以下的部分，不超过8%；100万元至300万元的部分，不超过6%；超过300万元的部分，不超过4%。\n")
 
 
 @pytest.mark.parametrize("text, value, label", [
@@ -752,9 +758,29 @@ LEAD_IN = "# 住院待遇\n\n第八条 起付线标准按医疗机构级别确�
     # an item that only names whom it is for: the lead-in's topic; the first item's fragment opens with the lead-in
     (LEAD_IN, "300元", ("一级及以下定点医疗机构", "起付线标准")),
     (LEAD_IN, "600元", ("二级定点医疗机构", "起付线标准")),
+    # a tier: its bracket is whom it is for; the bounds inside the bracket are not labelled by it
+    (TIERS, "50%", ("2.5万元以下（含）的部分", "支付比例")),
+    (TIERS, "60%", ("2.5万元以上至6万元（含）的部分", "支付比例")),
+    (TIERS, "70%", ("6万元以上的部分", "支付比例")),
+    (TIERS, "8%", ("100万元以下的部分", "管理费比例")),
+    (TIERS, "6%", ("100万元至300万元的部分", "管理费比例")),
+    (TIERS, "4%", ("超过300万元的部分", "管理费比例")),
 ])
 def test_a_value_is_labelled_from_structure_where_structure_decides_it(text, value, label):
     assert structure_label(Document.from_text(text, "structure.md"), value) == label
+
+
+@pytest.mark.parametrize("question, wanted", [
+    ("个人负担了4万元，补充保险对超过2.5万元的那部分按多少比例支付？", {"60%"}),
+    ("合同金额200万元，管理费比例最高是多少？", {"6%"}),
+    ("合同金额超过300万元的部分，管理费比例是多少？", {"4%"}),
+])
+def test_a_figure_the_question_gives_picks_the_tier_whose_bracket_holds_it(question, wanted):
+    doc = Document.from_text(TIERS, "tiers.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    got, reasons = chosen_values(question, doc, index)
+    assert got == wanted, reasons
 
 
 def test_an_item_that_is_a_bound_is_not_a_name_for_the_lead_in():

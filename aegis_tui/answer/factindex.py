@@ -29,10 +29,12 @@ from ..text.lexicon import (
     CONDITION_OPENERS_ZH,
     FUNCTION_ZH,
     PERIOD_WORDS,
+    PREDICATE_DIMENSIONS,
     PREDICATE_FILLER_EN,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
+from ..text.ranges import interval
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note
@@ -383,7 +385,8 @@ class Indexer:
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(cand.after)
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
-            return plain and self._from_lead_in(key, cand) or self._from_item_head(key, cand) \
+            return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
+                or self._from_item_head(key, cand) \
                 or self._from_assigned(key, cand) or plain and (self._from_clause(key, cand)
                                                                 or self._from_condition(key, cand)
                                                                 or self._from_title(key, cand))
@@ -421,6 +424,8 @@ class Indexer:
         pred = _LINK.sub("", before.strip().rstrip("：:，,").strip()).strip()
         if not pred and (after := _NOUN_AFTER.match(cand.after)):
             pred = after.group("p").strip()  # "- Specialist visit: $50 copay": the value's own noun says what it is
+            if interval(cand.value + pred) is not None:
+                return False  # "：100万元以下的部分，…": the value bounds a tier, the words after it are no noun
         # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
@@ -562,6 +567,37 @@ class Indexer:
             return False
         return self._keep_if_verified(key, cand, name, topic)
 
+    def _from_bracket(self, key: str, cand: Candidate) -> bool:
+        """A tier of a rule that names its bracket before its value ("500万元至1000万元的部分，不超过25%", "1.8万元以上
+        至8万元（含）的部分，支付比例为60%"): the bracket is the subject (a range, so a figure a question gives
+        picks the tier that holds it), the words between it and the value the predicate when they name a measure,
+        else the measure the lead-in names ("间接费用按…一定比例核定：" → 间接费用比例). Kept only if it verifies."""
+        quote = cand.quote
+        at = quote.find(cand.fragment.strip())
+        if at < 0 or not CJK.search(quote):
+            return False
+        lead = quote[:at] + cand.before.lstrip()
+        item = re.split(r"[；;：:。]", lead)[-1]
+        m = _BRACKET.search(_NUMBERING.sub("", LIST_ITEM.sub("", item, count=1), count=1).strip())
+        if m is None:
+            return False
+        bracket = m.group("b").strip()
+        if interval(bracket) is None:
+            return False
+        words = _LINK.sub("", _BOUND_OPENER.sub("", m.group("p").strip())).strip()
+        # the lead-in: the sentence before the item, and the tiers before this one
+        head = _NUMBERING.sub("", lead[: len(lead) - len(item)].split("。")[-1], count=1) + item[: m.start()]
+        topic = _caption_topic(head)
+        dim = dimension_of(cand.value)
+        measure = next((k for k in _MEASURE_WORDS if k in head and dim in PREDICATE_DIMENSIONS[k]), "")
+        named = words if words and any(k in words for k in _MEASURE_WORDS) else ""
+        options = [named, words + measure if words and measure and measure not in words else "",
+                   topic + measure if topic and measure and measure not in topic else "", topic]
+        for predicate in dict.fromkeys(o for o in options if o and _says_something(o)):
+            if self._keep_if_verified(key, cand, bracket, predicate):
+                return True
+        return False
+
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
         is about what the condition names: it is the subject, kept whole, and the words before the value are the
@@ -644,7 +680,9 @@ class Indexer:
         return verdict.passed
 
 
-_NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?|\d{1,2}[.、)）]|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
+# (not a decimal that opens a clause: "1.8万元以上至8万元…" is a figure, not item 1)
+_NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?(?![\d万千百亿元%％])"
+                        r"|\d{1,2}[.、)）](?!\d)|[（(]?[一二三四五六七八九十]+[）)、.])\s*")
 
 
 def _unnumbered(label: str) -> str:
@@ -700,6 +738,10 @@ def _only_a_figure(predicate: str) -> bool:
     return bool(text) and bool(found) and sum(len(re.sub(r"\s", "", m.text)) for m in found) >= 0.6 * len(text)
 
 
+# a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
+_BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")
+_BOUND_OPENER = re.compile(r"^(?:不超过|不得超过|不高于|不低于|最高|最低|最多|按)")
+_MEASURE_WORDS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 
 

@@ -9,7 +9,7 @@ from .document import Document
 from .quantity import Quantity, QuantityMatch, find_quantities
 
 # A list item's marker: （一） (1) 一、 1. 1、 - •
-LIST_ITEM = re.compile(r"^\s*(?:[（(][一二三四五六七八九十\d]+[)）]|[一二三四五六七八九十]+、|\d+[.、)）]|[-•*·])")
+LIST_ITEM = re.compile(r"^\s*(?:[（(][一二三四五六七八九十\d]+[)）]|[一二三四五六七八九十]+、|\d+[.、)）](?!\d)|[-•*·])")
 
 
 # ---- per-document index (built once per document text, shared by verifiers) ----------------------------------

@@ -28,7 +28,8 @@ _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:grea
 _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
           (_NUM + r"\s*or (?:less|fewer|below)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
-          (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False)]
+          (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False),
+          (r"以上\s*(?:至|到)\s*" + _NUM, True)]  # "1.8万元以上至8万元（含）的部分": a bracket's upper end
 _TO = r"\s*(?:至|到|~|～|-|–|—|to)\s*"
 _BETWEEN = re.compile(_NUM + _TO + _NUM)
 
