@@ -741,6 +741,17 @@ TIERS = ("# 补充保险\n\n第十条 超过起付标准的费用，由补充保
          "100万元以下的部分，不超过8%；100万元至300万元的部分，不超过6%；超过300万元的部分，不超过4%。\n")
 
 
+CHAPTER = ("# 补充医疗保险办法\n\n## 第二章 补充医疗保险\n\n第五条 补充医疗保险起付标准为2万元。\n\n"
+           "第六条 参保人员在境外就医发生的医疗费用，应当在出院之日起90日内申请报销；逾期不予受理。\n\n"
+           "第七条 异地居民的备案资格有效期为5年，期满后重新备案。\n\n第八条 个人缴费标准如下：\n\n"
+           "- 年满70周岁的老年居民：每人每年260元；\n- 其他居民：每人每年400元。\n")
+DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
+          "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
+          "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
+          "- Late enrollment: 45 days\n\n# Premiums\n\nMonthly contributions are $14.20 for employee only, $31.10 "
+          "for employee plus children, and $47.90 for family coverage.\n")
+
+
 @pytest.mark.parametrize("text, value, label", [
     # an item's value with no words before it: the noun after it, up to the clause's end
     (VISITS, "$50", ("Specialist visit", "copay")),
@@ -765,6 +776,19 @@ TIERS = ("# 补充保险\n\n第十条 超过起付标准的费用，由补充保
     (TIERS, "8%", ("100万元以下的部分", "管理费比例")),
     (TIERS, "6%", ("100万元至300万元的部分", "管理费比例")),
     (TIERS, "4%", ("超过300万元的部分", "管理费比例")),
+    # an untitled article under a titled chapter: the title the predicate opens with is the subject
+    (CHAPTER, "2万元", ("补充医疗保险", "起付标准")),
+    # a time limit: what must be done within it, the sentence's topic its subject
+    (CHAPTER, "90日", ("参保人员在境外就医发生的医疗费用", "申请报销期限")),
+    # words after the value in the next clause do not make its own clause less plain
+    (CHAPTER, "5年", ("异地居民", "备案资格有效期")),
+    # an item head whose figure bounds the range it names
+    (CHAPTER, "260元", ("年满70周岁的老年居民", "每人每年")),
+    # a head whose commas list what it names, in parentheses; a lead-in saying what the items' values are
+    (DENTAL, "90%", ("Preventive care (exams, cleanings, fluoride)", "in-network")),
+    (DENTAL, "45 days", ("Late enrollment", "waiting periods")),
+    # a copula's series of values "for …", over the clause's fragments
+    (DENTAL, "$31.10", ("employee plus children", "Monthly contributions")),
 ])
 def test_a_value_is_labelled_from_structure_where_structure_decides_it(text, value, label):
     assert structure_label(Document.from_text(text, "structure.md"), value) == label
@@ -788,3 +812,31 @@ def test_an_item_that_is_a_bound_is_not_a_name_for_the_lead_in():
     index = FactIndex(doc, "test-model")
     [(key, cand)] = [(k, c) for k, c in index.candidates.items() if c.value == "80万元"]
     assert not Indexer(NO_ENGINE, index)._from_lead_in(key, cand)
+
+
+@pytest.mark.parametrize("text, labels, question, kept", [
+    # the thing asked "for" is named by the document, not by the facts: they are other things' measures
+    ("# Waiting periods\n\nBasic services have a waiting period of 6 months. Major services have a waiting period "
+     "of 12 months. Preventive services (cleanings, exams) have no waiting period.\n",
+     {"6 months": ("Basic services", "waiting period"), "12 months": ("Major services", "waiting period")},
+     "Is there a waiting period for cleanings, and how long?", set()),
+    # the document gives whom the question asks for a rule of its own: the general figure is not theirs
+    ("# 大病保险\n\n第六条 大病保险年度最高支付限额为40万元。\n\n第七条 特困人员取消大病保险年度最高支付限额。\n",
+     {"40万元": ("大病保险", "年度最高支付限额")}, "大病保险对特困人员的年度最高支付限额是多少？", set()),
+    # facts naming it are kept; one the document does not name decides nothing
+    ("# Waiting periods\n\nBasic services (fillings) have a waiting period of 6 months. Major services have a "
+     "waiting period of 12 months.\n",
+     {"6 months": ("Basic services (fillings)", "waiting period"), "12 months": ("Major services", "waiting period")},
+     "Is there a waiting period for fillings?", {"6 months"}),
+    ("# Waiting periods\n\nBasic services have a waiting period of 6 months.\n",
+     {"6 months": ("Basic services", "waiting period")}, "Is there a waiting period for implants?", {"6 months"}),
+])
+def test_facts_must_be_about_what_the_question_asks_the_measure_of(text, labels, question, kept):
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    doc, index = labelled(text, labels)
+    ans = Answer(question=question, mode="two-stage")
+    facts = _about_what_is_asked(list(index.facts.values()), {}, doc, ans)
+    assert {f.fact.object_value for f in facts} == kept
+    assert len(ans.skipped) == len(labels) - len(kept)

@@ -383,11 +383,14 @@ class Indexer:
         if found is None:
             # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
-            plain = not _WORDS_AFTER.search(cand.after)
+            plain = not _WORDS_AFTER.search(_CLAUSE_END.split(cand.after, maxsplit=1)[0])
+            if self._bounds_a_tier(key, cand):
+                return True
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
                 or self._from_item_head(key, cand) \
-                or self._from_assigned(key, cand) or plain and (self._from_clause(key, cand)
+                or self._from_assigned(key, cand) or self._from_deadline(key, cand) \
+                or plain and (self._from_clause(key, cand)
                                                                 or self._from_condition(key, cand)
                                                                 or self._from_title(key, cand))
         table, cell = found
@@ -417,15 +420,23 @@ class Indexer:
         before = cand.before
         own = _OWN_HEAD.match(LIST_ITEM.sub("", before, count=1)) if not head or head not in cand.fragment else None
         if own is not None:  # the item's own head: "- 剖宫产：" inside the fragment, the lead-in above it
-            head, before = own.group(1).strip(), own.group(2)
-        if not head or head not in cand.quote or any(ch.isdigit() for ch in head) \
-                or any(p in head for p in "，,；;。.!?！？") or len(head) > (30 if CJK.search(head) else 60):
+            # (unless it is the carried head's tail, the fragment cut at a comma inside it: "X-rays): 100%")
+            head, before = (head if head and head.endswith(own.group(1).strip()) else own.group(1).strip()), own.group(2)
+        # (a head's figure may only bound the range it names: "未满18周岁的居民和在校学生"; its commas may only list
+        # what it names, in parentheses: "Preventive services (cleanings, exams, X-rays)")
+        if not head or head not in cand.quote or any(ch.isdigit() for ch in head) and interval(head) is None \
+                or any(p in _PAREN.sub("", head) for p in "，,；;。!?！？") \
+                or len(head) > (30 if CJK.search(head) else 60) \
+                or cand.value in head:
             return False
         pred = _LINK.sub("", before.strip().rstrip("：:，,").strip()).strip()
         if not pred and (after := _NOUN_AFTER.match(cand.after)):
             pred = after.group("p").strip()  # "- Specialist visit: $50 copay": the value's own noun says what it is
             if interval(cand.value + pred) is not None:
                 return False  # "：100万元以下的部分，…": the value bounds a tier, the words after it are no noun
+        if not pred and own is not None and not _WORDS_AFTER.search(_CLAUSE_END.split(cand.after, maxsplit=1)[0]) \
+                and (lead := _FOLLOWING_EN.search(cand.head)):
+            pred = lead.group("p").strip()  # "The following waiting periods apply …: - Redundancy: 60 days"
         # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
@@ -533,10 +544,15 @@ class Indexer:
         for Class 1 and $8,500 for Classes 2 and 3"), or a share with its base ("an upfront fee equal to 1.25% of the
         Term Loan A and 0.75% of the revolving commitments"): what it is for, or of, is the subject, the phrase the
         predicate, for each value of the series. Kept only if that label verifies."""
-        after, before = _ASSIGNED.match(cand.after), _ASSIGNED_BEFORE.sub("", cand.before)
+        # (the series may run over the fragments of its clause: "… are $12.40 for employee only, $26.80 for …")
+        at = cand.quote.find(cand.fragment.strip())
+        lead = (cand.quote[:at] if at > 0 else "") + cand.before.lstrip()
+        after, before = _ASSIGNED.match(cand.after), _ASSIGNED_BEFORE.sub("", lead)
         if after is None or CJK.search(before) or after.group("how") == "of" and dimension_of(cand.value) != "percent":
             return False
-        m = _NOUN_OF.search(before)
+        # the phrase is a noun introducing the value ("a maximum monthly benefit of"), or the subject of a copula
+        # whose series of values "for …" it is ("Monthly employee contributions are $12.40 for employee only, …")
+        m = _NOUN_OF.search(before) or (_COPULA_EN.match(before) if after.group("how") == "for" else None)
         if m is None:
             return False
         subject, predicate = after.group("s").strip(), m.group("p").strip()
@@ -598,6 +614,41 @@ class Indexer:
                 return True
         return False
 
+    def _bounds_a_tier(self, key: str, cand: Candidate) -> bool:
+        """A value inside a tier's bracket ("10万元以上至30万元（含）的部分，支付比例为70%") is the tier's bound, not a
+        measure of its own: it is recorded as such (the tier's value is the fact) and no label is asked for."""
+        quote = cand.quote
+        at = quote.find(cand.fragment.strip())
+        if at < 0:
+            return False
+        at += len(cand.before.lstrip())
+        start = max((quote.rfind(c, 0, at) for c in "；;：:。"), default=-1) + 1
+        ends = [i for c in "；;：:。" if (i := quote.find(c, at)) >= 0]
+        item = quote[start:min(ends, default=len(quote))]
+        pos = at - start
+        for m in _TIER.finditer(item):
+            if m.start() <= pos < m.end() and interval(m.group(0)) is not None \
+                    and find_quantities(item[m.end():]):
+                self.index.reject(key, "tier_bound", f"'{cand.value}' bounds the tier '{m.group(0).strip()}'; the "
+                                  "tier's own value is the fact", None)
+                return True
+        return False
+
+    def _from_deadline(self, key: str, cand: Candidate) -> bool:
+        """A Chinese time limit ("…费用，应当在费用发生之日起6个月内申请零星报销", "出差返回后15日内办理报销"): what
+        must be done within it, with 期限, is the predicate; the sentence's topic before it the subject."""
+        m = _DEADLINE.match(cand.after)
+        if m is None or dimension_of(cand.value) != "time" or not CJK.search(cand.before):
+            return False
+        act = m.group("act").strip()
+        clauses = [c.strip() for c in re.split(r"[，,；;：:]", _NUMBERING.sub("", LIST_ITEM.sub(
+            "", cand.quote, count=1), count=1))]
+        topic = next((c for c in clauses if c and cand.value not in c), "")
+        topic = re.sub(r"(?:应当|应|须|需|必须)$", "", topic).strip()
+        if not _says_something(act) or not topic or len(topic) > 40 or any(ch.isdigit() for ch in topic):
+            return False
+        return self._keep_if_verified(key, cand, topic, f"{act}期限")
+
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
         is about what the condition names: it is the subject, kept whole, and the words before the value are the
@@ -632,7 +683,8 @@ class Indexer:
         phrase, of what its section's title names, unless its sentence opens with a condition ("If …")."""
         before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
         path = self.index.document.structure.heading_path(cand.offset)
-        title = title_of(path[-1]).strip() if path else ""
+        # an article without a title of its own ("第六条") stands under its chapter's ("第三章 大病保险")
+        title = next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
         if not title or cand.cell:
             return False
         doc = self.index.document
@@ -654,11 +706,14 @@ class Indexer:
         if m is None or len(title) > 16:
             return False
         clauses = [c.strip() for c in re.split(r"[，,；;：:]", doc.text[start:cand.offset])[:-1]]
+        predicate = m.group("p").strip()
         # the clause must follow the sentence's opening (its topic): a sentence that opens with the value's own
-        # clause ("在职员工年度保险费为每人1860元") may hold its subject run into the predicate
+        # clause ("在职员工年度保险费为每人1860元") may hold its subject run into the predicate, unless that subject
+        # is the title itself ("大病保险起付标准为1.6万元" under 大病保险)
+        if not clauses and predicate.startswith(title) and _says_something(rest := predicate[len(title):]):
+            return self._keep_if_verified(key, cand, title, rest)
         if not clauses or any(c.endswith("的") or c[:1] in CONDITION_OPENERS_ZH for c in clauses):
             return False
-        predicate = m.group("p").strip()
         if not _says_something(predicate):
             return False
         # the sentence's opening topic ("被保险人发生的门急诊费用，…") names it more closely than the title does
@@ -703,6 +758,8 @@ _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:
 # an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
 _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)
 _WORDS_AFTER = re.compile(rf"[A-Za-z{CJK_RANGE}]")
+# where a value's clause ends: the words after that belong to the next clause ("3年，期满后需重新认定")
+_CLAUSE_END = re.compile(r"[，,；;。：:]|\.(?:\s|$)")
 # the noun right after a value, up to the clause's end: "$50 copay", "$350 copay, waived if admitted"
 _NOUN_AFTER = re.compile(rf"^\s*(?P<p>[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){{0,2}}|[{CJK_RANGE}]{{2,8}})\s*(?:[,，;；.。]|$)")
 # a noun phrase that introduces the value: "an Initial Term of", "a maximum monthly benefit of", "a minimum of",
@@ -717,6 +774,11 @@ _ASSIGNED = re.compile(r"^\s+(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()
 # the values before it in that series, with what each is for: "$12,000 for Class 1 and "
 _ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|"
                               r"\s+and|\s+or)\s+)+$")
+_PAREN = re.compile(r"[（(][^（()）]*[)）]")
+# a lead-in naming what its items' values are: "The following waiting periods apply from …:"
+_FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
+                           re.IGNORECASE)
+_COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)\s*$")
 _CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
@@ -738,6 +800,10 @@ def _only_a_figure(predicate: str) -> bool:
     return bool(text) and bool(found) and sum(len(re.sub(r"\s", "", m.text)) for m in found) >= 0.6 * len(text)
 
 
+# a tier's bracket anywhere in its item ("10万元以上至30万元（含）的部分")
+_TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
+# what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
+_DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12})(?:[，,；;。]|$)")
 # a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
 _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")
 _BOUND_OPENER = re.compile(r"^(?:不超过|不得超过|不高于|不低于|最高|最低|最多|按)")

@@ -28,7 +28,9 @@ FORMAT = 1
 # 3" is one name in an enumeration; 7: a share's base after "of" is whom it is for, "for successive Renewal Terms of";
 # 8: after the model's last label failed, the section's title and the phrase introducing the value; 9: an enumeration
 # item that only names whom it is for, by the lead-in's topic: "起付线标准按…确定：二级定点医疗机构600元"; 10: a tier
-# by its bracket, "500万元至1000万元的部分，不超过25%", and "1.8万元…" no longer read as item 1 and its figure)
+# by its bracket, "500万元至1000万元的部分，不超过25%", its bounds no facts of their own, "1.8万元…" no longer item 1;
+# a time limit by what must be done in it, "之日起6个月内申请零星报销"; an untitled article by its chapter's title;
+# words after a value in the next clause do not stop a plain clause labelling it)
 LABELS = 10
 
 

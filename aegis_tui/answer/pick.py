@@ -327,7 +327,9 @@ def unmentioned(question: str, doc: Document) -> list[str]:
         elif run:
             out.append(run)
             run = ""
-    return list(dict.fromkeys(out))
+    # (a word holding a figure, "一年", is how long or how much the question asks about, and the answer would
+    # echo a number the document may not state)
+    return [w for w in dict.fromkeys(out) if not find_quantities(w)]
 
 
 def _numbered(text: str, only: set[str] | None = None) -> dict[str, set[int]]:

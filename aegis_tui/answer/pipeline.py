@@ -13,6 +13,7 @@ from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
+from ..text.quantity import find_quantities
 from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
@@ -179,7 +180,8 @@ class Pipeline:
             contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
             # the section the question names narrows what answers it, not what is considered: "employee-only
             # coverage" names section "Employees" but asks for the deductible table
-            kept = _singled_out(_in_named_scope(choose(job, doc, shortlist, contexts), ans), contexts, ans)
+            kept = _singled_out(_about_what_is_asked(_in_named_scope(choose(job, doc, shortlist, contexts), ans),
+                                                     contexts, doc, ans), contexts, ans)
             job.check()
             if kept:
                 job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
@@ -345,6 +347,56 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
                      "reason": "it stands under another section than the one the question names"}
                     for f in facts if f not in inside]
     return inside
+
+
+def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans: Answer) -> list:
+    """The facts about the thing the question asks a measure of ("the waiting period for cleanings", "特困人员的年度最高
+    支付限额"), when the document names that thing: a fact whose evidence (label, clause, section, headers) never
+    names it is the measure of something else (basic services' waiting period; the general 40万元 cap where the
+    document gives 特困人员 a rule of their own). The others are skipped with the reason."""
+    from ..text.lexicon import ASKED_OF_EN, ASKED_OF_ZH, PERIOD_WORDS, QUESTION_WORDS
+    from .relevance import terms
+
+    if not facts:
+        return facts
+    things = []
+    for m in ASKED_OF_EN.finditer(ans.question):
+        words = [t for t in terms(m.group("x")) if t in _document_terms(doc)]
+        if words:
+            things.append((m.group("x"), set(words)))
+    for m in ASKED_OF_ZH.finditer(ans.question):
+        x = m.group("x")
+        if x in doc.text and not PERIOD_WORDS.search(x) and not QUESTION_WORDS.search(x) and not find_quantities(x):
+            things.append((x, None))
+    if not things:
+        return facts
+
+    def names(f, thing) -> bool:
+        x, words = thing
+        text = f"{' '.join(f.scope)} {f.fact.subject} {f.fact.predicate} {texts.get(f.key, f.fact.source_text)}"
+        return x in text if words is None else bool(words & set(terms(text)))
+
+    inside = [f for f in facts if any(names(f, t) for t in things)]
+    if len(inside) == len(facts):
+        return facts
+    asked = ", ".join(x for x, _ in things)
+    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
+                     "reason": f"it is not about what the question asks it of ({asked}), which the document names"}
+                    for f in facts if f not in inside]
+    return inside
+
+
+def _document_terms(doc: Document) -> set[str]:
+    from .relevance import terms
+
+    if doc.sha256 not in _TERMS:
+        if len(_TERMS) >= 8:
+            _TERMS.pop(next(iter(_TERMS)))
+        _TERMS[doc.sha256] = set(terms(doc.text))
+    return _TERMS[doc.sha256]
+
+
+_TERMS: dict[str, set[str]] = {}
 
 
 def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:

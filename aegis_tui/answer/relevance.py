@@ -41,9 +41,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
 _COLON = "：:"
 
 
-def terms(text: str) -> list[str]:
+def terms(text: str, parts: bool = False) -> list[str]:
     """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased, lightly stemmed
-    English words."""
+    English words; with parts, a hyphenated compound's words as well (for ranking: hyphens vary in writing)."""
     out: list[str] = []
     for run in _CJK_RUN.findall(text):
         chars = [c for c in run]
@@ -52,7 +52,11 @@ def terms(text: str) -> list[str]:
                 out.append(chars[0])
             continue
         out.extend(a + b for a, b in zip(chars, chars[1:]) if not (a in QUERY_STOP_ZH and b in QUERY_STOP_ZH))
-    out.extend(stem(w) for w in _WORD.findall(text) if w.lower() not in QUERY_STOP_EN)  # entertaining ~ entertainment
+    for w in _WORD.findall(text):
+        if w.lower() not in QUERY_STOP_EN:
+            out.append(stem(w))  # entertaining ~ entertainment
+        if parts and "-" in w.strip("-"):  # a compound's words: "employee-plus-one" asked of "employee plus one"
+            out.extend(stem(p) for p in w.split("-") if len(p) > 1 and p.lower() not in QUERY_STOP_EN)
     return out
 
 
@@ -65,7 +69,7 @@ class BM25:
     """Okapi BM25 over a fixed list of texts; length-normalised so long clauses don't win by size alone."""
 
     def __init__(self, texts: list[str], k1: float = 1.2, b: float = 0.75) -> None:
-        self.docs = [Counter(terms(t)) for t in texts]
+        self.docs = [Counter(terms(t, parts=True)) for t in texts]
         self.lens = [sum(d.values()) for d in self.docs]
         self.avg = (sum(self.lens) / len(self.lens)) if self.lens else 1.0
         df: Counter = Counter()
@@ -76,7 +80,7 @@ class BM25:
         self.k1, self.b = k1, b
 
     def scores(self, query: str) -> list[float]:
-        q = Counter(terms(query))
+        q = Counter(terms(query, parts=True))
         out = []
         for d, ln in zip(self.docs, self.lens):
             s = 0.0

@@ -133,6 +133,12 @@ PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "age": ("age",), "effective date": ("date",), "生效": ("date",),
 }
 # A predicate that names a period ("nightly rate", "每日补助") asks for an amount per period: money fits it.
+# what a question asks a measure of: "the waiting period for cleanings", "大病保险对特困人员的年度最高支付限额" (the
+# words a preposition of whom it is for opens, up to 的; ASKED_OF_EN's articles and possessives are not the thing)
+ASKED_OF_EN = re.compile(r"\bfor\s+(?:(?:an?|the|my|our|your|their|his|her|its|one|each|any)\s+)?"
+                         r"(?P<x>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?=\s*(?:[,?.;:]|$|\band\b|\bif\b|\bwhen\b|"
+                         r"\bin\b|\bat\b|\bon\b|\bper\b|\bunder\b|\bwith\b))", re.IGNORECASE)
+ASKED_OF_ZH = re.compile(rf"[对给向](?P<x>[{CJK_RANGE}]{{2,8}}?)的")
 PERIOD_WORDS = re.compile(r"\b(?:nightly|daily|hourly|weekly|monthly|yearly|annual|per\s+\w+)\b|每[日天晚月年人次]",
                           re.IGNORECASE)
 # what a change predicate may also be given in: "报销比例降低10个百分点", "rate reduced by 5%"
