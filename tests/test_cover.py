@@ -840,3 +840,16 @@ def test_facts_must_be_about_what_the_question_asks_the_measure_of(text, labels,
     facts = _about_what_is_asked(list(index.facts.values()), {}, doc, ans)
     assert {f.fact.object_value for f in facts} == kept
     assert len(ans.skipped) == len(labels) - len(kept)
+
+
+@pytest.mark.parametrize("subject, predicate, repeats", [
+    ("Waiting", "waiting", True), ("Waiting periods", "waiting period of", False), ("once", "once", True),
+    ("起付线", "起付线标准", True), ("Basic services", "waiting period", False),
+])
+def test_a_label_whose_subject_repeats_its_predicate_in_any_case_is_refused(subject, predicate, repeats):
+    from aegis_tui.answer.repair import repeats_predicate
+    from aegis_tui.schema import AtomicFact, FactType
+
+    fact = AtomicFact(subject=subject, predicate=predicate, object_value="60 days", fact_type=FactType.NUMERIC,
+                      source_text="60 days")
+    assert repeats_predicate(fact) is repeats

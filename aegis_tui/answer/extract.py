@@ -15,7 +15,7 @@ from ..text.document import Document, Span
 from .job import Job
 from .prompts import facts_prompt, label_grammar, label_prompt
 from .relevance import Candidate, asked_predicates, predicate_asked
-from .repair import Extraction, RepairNote, Worklist, compact_fact
+from .repair import Extraction, RepairNote, Worklist, compact_fact, repeats_predicate
 from .states import State
 
 
@@ -78,7 +78,7 @@ class FanOut:
             return RepairNote(compact_fact(fact), "predicate_relevance",
                               f"the clause is about {named[0]}; the predicate should name it", fact=fact,
                               require_pred=next((w for w in named if w in cand.context), named[0]))
-        if fact.subject in fact.predicate or fact.predicate in fact.subject:
+        if repeats_predicate(fact):
             return RepairNote(compact_fact(fact), "label",
                               "the subject repeats the predicate; the subject is who or what it applies to",
                               fact=fact, avoid_subject=max(fact.subject, fact.predicate, key=len))

@@ -37,7 +37,7 @@ from ..text.quantity import dimension_of, find_quantities
 from ..text.ranges import interval
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
-from .repair import RepairNote, compact_fact, failure_note
+from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
 from .report import FactVerdict, locate
 from .structural import header_name, short_title, title_of
 from .verify import Tier1CodeVerifier
@@ -483,7 +483,7 @@ class Indexer:
             except (ValidationError, KeyError) as exc:
                 note = RepairNote(c.text[-80:], "schema", str(exc).splitlines()[0])
             else:
-                if fact.subject in fact.predicate or fact.predicate in fact.subject:
+                if repeats_predicate(fact):
                     note = RepairNote(compact_fact(fact), "label", "the subject repeats the predicate; the subject "
                                       "is who or what it applies to", fact=fact,
                                       avoid_subject=max(fact.subject, fact.predicate, key=len))

@@ -42,6 +42,13 @@ def compact_fact(fact: AtomicFact) -> str:
                       ensure_ascii=False)
 
 
+def repeats_predicate(fact: AtomicFact) -> bool:
+    """Whether a label's subject and predicate are one phrase, or one holds the other, in any case ("Waiting" /
+    "waiting"): the subject then says nothing of who or what the value applies to."""
+    subject, predicate = fact.subject.casefold(), fact.predicate.casefold()
+    return subject in predicate or predicate in subject
+
+
 @dataclass
 class Extraction:
     """What one extraction attempt produced: facts and repair notes by item, and a note on an unusable output."""
