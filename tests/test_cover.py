@@ -853,3 +853,21 @@ def test_a_label_whose_subject_repeats_its_predicate_in_any_case_is_refused(subj
     fact = AtomicFact(subject=subject, predicate=predicate, object_value="60 days", fact_type=FactType.NUMERIC,
                       source_text="60 days")
     assert repeats_predicate(fact) is repeats
+
+
+@pytest.mark.parametrize("absent, kept", [
+    (["去县城"], {"380元"}),       # 县城 is a 城 the list does not name: its case of all other cities
+    (["去乡镇"], set()),           # nothing says a 乡镇 is a 城市: no case answers
+    ([], set()),
+])
+def test_what_a_list_does_not_name_falls_under_its_case_of_all_others(absent, kept):
+    from aegis_tui.answer.pick import catch_all
+    from aegis_tui.schema import AtomicFact, FactType
+
+    row = "| 主管 | 620元 | 460元 | 380元 |"
+    facts = [AtomicFact(subject="主管", predicate=column, object_value=value, fact_type=FactType.NUMERIC, source_text=row)
+             for column, value in (("一类城市", "620元"), ("二类城市", "460元"), ("其他城市", "380元"))]
+    assert {f.object_value for f in catch_all(facts, absent)} == kept
+    english = [f.model_copy(update={"predicate": p}) for f, p in zip(facts, ("Tier 1 cities", "Tier 2 cities",
+                                                                               "all other cities"))]
+    assert catch_all(english, ["boston"]) == []  # an English name never mentioned is not known to be a city

@@ -22,6 +22,7 @@ from ..text.lexicon import (
     ASKS_SEVERAL,
     BOUND_LEAST,
     BOUND_MOST,
+    CATCH_ALL,
     CONJUNCTIONS_ZH,
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
@@ -380,6 +381,20 @@ def listing(question: str, doc: Document, facts: list) -> list[str]:
     if max(map(len, [*by_predicate.values(), *by_subject.values()]), default=0) < LISTING:
         return []
     return unmentioned(question, doc)
+
+
+def catch_all(facts: list, absent: list[str]) -> list:
+    """Of facts that list one measure for named cases and for the case of all others ("一类城市 | 二类城市 | 其他
+    城市"), the others' case, when each thing the question names that the document never mentions is of that
+    case's kind: a Chinese name sharing a character with the kind ("去县城" and 其他城市). [] otherwise (an English
+    name never mentioned cannot be told to be of the kind: "Boston" and "other cities")."""
+    cases = [(f, m) for f in facts if (m := CATCH_ALL.search(f"{f.subject} {f.predicate}"))]
+    if not cases or len(cases) == len(facts) or len({m.group(0) for _, m in cases}) != 1 or not absent:
+        return []
+    kind = cases[0][1].group("zh") or ""
+    if not all(set(term) & set(kind) for term in absent):
+        return []
+    return [f for f, _ in cases]
 
 
 def listing_reason(facts: int, absent: list[str]) -> str:

@@ -18,7 +18,7 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import choose, listing, listing_reason, unnumbered
+from .pick import catch_all, choose, listing, listing_reason, unnumbered
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
@@ -193,7 +193,17 @@ class Pipeline:
                     report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
                 report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
                 verify_ms = (time.perf_counter() - t) * 1000
-                if report is not None and (absent := listing(ans.question, doc, [fv.fact for fv in report.verified])):
+                absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
+                if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
+                    # what the question names is none of the cases the list names: the list's case of all others
+                    ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
+                                     "predicate": fv.fact.predicate,
+                                     "reason": f"it is a case the list names, and the question names "
+                                               f"{', '.join(absent)}, which falls under the case of all others"}
+                                    for fv in report.verified if fv.fact not in others]
+                    report = verifier.verify(ExtractionPayload(atomic_facts=others))
+                    absent = []
+                if absent:
                     why = listing_reason(len(report.verified), absent)
                     ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
                                      "predicate": fv.fact.predicate, "reason": why} for fv in report.verified]

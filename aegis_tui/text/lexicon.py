@@ -55,6 +55,10 @@ QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月�
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
+# the case a list gives for whatever it does not name ("其他城市", "其它人员", "all other cities"), and the kind of
+# thing it is a case of (城市)
+CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
+                       re.IGNORECASE)
 ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"
                           r"\b(?:each|every|respectively|both|all|are|which|list)\b", re.IGNORECASE)
 # a predicate that leads into its value with a comparison ("确诊时已年满" 60周岁, "If availability is below" 95.0%)
