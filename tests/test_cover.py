@@ -871,3 +871,14 @@ def test_what_a_list_does_not_name_falls_under_its_case_of_all_others(absent, ke
     english = [f.model_copy(update={"predicate": p}) for f, p in zip(facts, ("Tier 1 cities", "Tier 2 cities",
                                                                                "all other cities"))]
     assert catch_all(english, ["boston"]) == []  # an English name never mentioned is not known to be a city
+
+
+def test_a_name_the_document_defines_by_what_it_includes_is_asked_by_its_members():
+    from aegis_tui.answer.pick import _abbreviations
+
+    doc = Document.from_text("# Coinsurance\n\n- Basic services (fillings, simple extractions): 80% in-network\n"
+                             "- Short-Term Disability (STD) pays 60%.\n", "includes.md")
+    defined = _abbreviations(doc)
+    assert defined["filling"] == {"basic", "servic"}       # a one-word member stands for the name
+    assert "extraction" not in defined and "simple" not in defined  # a member of two words does not
+    assert defined["std"] == {"short", "term", "disability"}

@@ -155,13 +155,15 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
     return _DF[doc.sha256]
 
 
+_INCLUDES = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)\s*\(([A-Za-z][^()]*,[^()]*)\)")
 _ABBREVIATED = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*[（(]([A-Z]{2,6})[)）]")
 _ABBR: dict[str, dict[str, set[str]]] = {}
 
 
 def _abbreviations(doc: Document) -> dict[str, set[str]]:
     """The abbreviations a document defines ("Short-Term Disability (STD)"): each one's stem → the stems of the
-    words it stands for, the words whose initials spell it."""
+    words it stands for, the words whose initials spell it; and the members of a name it defines by what it
+    includes, each → the name's stems."""
     if doc.sha256 not in _ABBR:
         if len(_ABBR) >= 8:
             _ABBR.pop(next(iter(_ABBR)))
@@ -174,6 +176,14 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                     if long := _stemmed(" ".join(phrase)):
                         out.setdefault(stem(abbr.lower()), set()).update(long)
                     break
+        # a name the document defines by what it includes ("Basic services (fillings, simple extractions)"): each
+        # one-word member stands for the name, as an abbreviation does ("a filling" asked, "Basic services" written)
+        for m in _INCLUDES.finditer(doc.text):
+            name = _stemmed(m.group(1))
+            for member in re.split(r",\s*|\s+(?:and|or)\s+", m.group(2)):
+                words = [stem(w.lower()) for w in _PARTS_OF_WORD.split(member.strip()) if w]
+                if name and len(words) == 1 and words[0].isalpha() and words[0] not in name:
+                    out.setdefault(words[0], set()).update(name)
         _ABBR[doc.sha256] = out
     return _ABBR[doc.sha256]
 
