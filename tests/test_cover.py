@@ -882,3 +882,24 @@ def test_a_name_the_document_defines_by_what_it_includes_is_asked_by_its_members
     assert defined["filling"] == {"basic", "servic"}       # a one-word member stands for the name
     assert "extraction" not in defined and "simple" not in defined  # a member of two words does not
     assert defined["std"] == {"short", "term", "disability"}
+
+
+@pytest.mark.parametrize("question, wanted", [
+    # the day-3 rate is a share of the table's standard for a case the question does not name
+    ("请一位教授参加评审会，咨询费一天的标准是多少？", {"1500元"}),
+    ("评审会开到第三天及以后，咨询费按标准的多少执行？", {"50%"}),
+])
+def test_a_share_of_a_base_answers_only_a_question_naming_its_case(question, wanted):
+    doc, index = labelled("# 咨询费\n\n第九条 教授参加评审会的，咨询费标准为每人每天1500元。会议形式的咨询会议，第三天及以后每天"
+                          "按上表标准的50%执行。\n",
+                          {"1500元": ("教授", "咨询费标准"), "50%": ("第三天及以后", "上表标准")})
+    got, reasons = chosen_values(question, doc, index)
+    assert got == wanted, reasons
+
+
+def test_a_fee_that_is_a_share_of_a_base_is_still_the_fee_asked():
+    doc, index = labelled("# Term\n\nCustomer may terminate for convenience, subject to an early termination fee equal "
+                          "to 25% of the fees remaining for the Initial Term.\n",
+                          {"25%": ("fees remaining for the Initial Term", "early termination fee")})
+    got, reasons = chosen_values("If we leave early for convenience, what fee do we pay?", doc, index)
+    assert got == {"25%"}, reasons

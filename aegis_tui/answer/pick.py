@@ -155,6 +155,8 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
     return _DF[doc.sha256]
 
 
+_OF_BASE = re.compile(r"\s*of\s+(?:the\s+)?([A-Za-z][^,;.:()]*)", re.IGNORECASE)
+_BASE_OF = re.compile(r"(?:按|以|依)?([^，,；;。：:\s\d按以依]{2,12})的\s*$")
 _INCLUDES = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)\s*\(([A-Za-z][^()]*,[^()]*)\)")
 _ABBREVIATED = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,5}[A-Za-z][\w'-]*)\s*[（(]([A-Z]{2,6})[)）]")
 _ABBR: dict[str, dict[str, set[str]]] = {}
@@ -252,6 +254,19 @@ def _clause_before(fact) -> str:
     """The words of a fact's clause before its value ("最低发放", "up to a maximum monthly benefit of")."""
     quote, at = fact.source_text, value_at(fact)
     return quote[clause_start(quote, at):at] if at >= 0 else ""
+
+
+def _share_base(fact) -> str:
+    """What a fact's percent is a share of, as its quote names it ("上表标准" in "按上表标准的50%执行", "the fees
+    remaining for the Initial Term" in "25% of the fees remaining …"); '' when the quote names none."""
+    at = value_at(fact)
+    if at < 0 or dimension_of(fact.object_value) != "percent":
+        return ""
+    quote = fact.source_text
+    if m := _OF_BASE.match(quote, at + len(fact.object_value)):
+        return m.group(1)
+    m = _BASE_OF.search(quote, 0, at)
+    return re.split(r"[至到按以依为对]", m.group(1))[-1] if m else ""  # "…支付至合同金额的80%": 合同金额
 
 
 def _end_readings(fact):
@@ -525,6 +540,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
               and any(w[0] == key and dimension_of(by_key[j].fact.object_value) in w[1] for j, w in own.items())
               and not _names_entity(question, by_key[k].fact.subject)}
     named -= shares
+    # a percent of a base its quote names ("第三天及以后每天按上表标准的50%执行") whose label says of what the question
+    # asks nothing beyond that base is the base's measure for a case: it answers only a question naming the case,
+    # or asking for a share of that base ("累计应付到合同金额的多少"); "an early termination fee equal to 25% of the
+    # fees remaining" says "early termination" beyond its base
+    based = {f.key for f in shortlist if f.key in named and (base := _share_base(f.fact))
+             and {alias.get(t, t) for t in _stemmed(f.fact.predicate)} & asked <= _stemmed(base)
+             and not {t for t in _stemmed(base) if len(t) > 1} <= asked
+             and not _names_entity(question, f.fact.subject)}
+    named -= based
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
@@ -622,6 +646,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    f"{next(iter(ends), '')}" if k in opposite else
                    "its value is a share of the measure other facts give, for a case the question does not name"
                    if k in shares else
+                   "its value is a share of a base its quote names, for a case the question does not name"
+                   if k in based else
                    "with the facts chosen beside it, it covers too little of what the question asks (at most its "
                    "scope)" if k in scant else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
