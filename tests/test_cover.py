@@ -255,8 +255,10 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
     ("How long is the waiting period, and what is the cap?", None),  # one part does not say
     # what is paid, with no unit: an amount or a share, never a period ("每次住院给付日数最长30天")
-    ("住院津贴每天给多少？", {"money", "percent"}),
-    ("住院津贴每天给多少？如果住进ICU每天又是多少？", {"money", "percent"}),   # 又是多少: the same kind again
+    # (asked per day, per person: the document may write the amount as a rate, "$250 per person")
+    ("住院津贴每天给多少？", {"money", "percent", "rate"}),
+    ("住院津贴每天给多少？如果住进ICU每天又是多少？", {"money", "percent", "rate"}),   # 又是多少: the same kind again
+    ("How much can we spend on hospitality per person at one event?", {"money", "percent", "rate"}),
     ("How much will you pay for a filling?", {"money", "percent"}),
     ("How much time do I have to claim?", None),
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say

@@ -399,8 +399,9 @@ class Indexer:
         caption = title_of(table.caption).rstrip("：: ")
         # the column header names what the value is; a short caption completes a bare one (省外 + 疗休养补助标准),
         # a caption that is a whole sentence ("参保人员…按下表规定支付") does not make a predicate
-        short = short_title(caption, SHORT_CAPTION)
         zh = idx.document.language == "zh"
+        # (a caption saying where the figures are, "普通门诊统筹待遇标准见下表", is a sentence: its topic completes)
+        short = short_title(caption, SHORT_CAPTION) if not (zh and _SEE_TABLE.search(caption)) else ""
         joined = f"{column}{short}" if short and zh else ""
         # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")
         topic = _caption_topic(caption) if zh and not short else ""
@@ -808,6 +809,7 @@ _DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12}
 _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")
 _BOUND_OPENER = re.compile(r"^(?:不超过|不得超过|不高于|不低于|最高|最低|最多|按)")
 _MEASURE_WORDS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
+_SEE_TABLE = re.compile(r"见下表|详见|按下表|如下表")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 
 

@@ -27,6 +27,7 @@ from ..text.lexicon import (
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
+    PERIOD_WORDS,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -58,6 +59,8 @@ def asked_dimensions(question: str) -> set[str] | None:
             dims = {"money", "percent"}
         if not dims and ASKED_AGAIN.search(part):
             dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
+        if "money" in dims and PERIOD_WORDS.search(part):
+            dims = dims | {"rate"}  # an amount asked "per person", 每天: the document may write it as a rate
         before = dims
         if not dims:
             return None
