@@ -747,6 +747,8 @@ CHAPTER = ("# 补充医疗保险办法\n\n## 第二章 补充医疗保险\n\n第
            "第六条 参保人员在境外就医发生的医疗费用，应当在出院之日起90日内申请报销；逾期不予受理。\n\n"
            "第七条 异地居民的备案资格有效期为5年，期满后重新备案。\n\n第八条 个人缴费标准如下：\n\n"
            "- 年满70周岁的老年居民：每人每年260元；\n- 其他居民：每人每年400元。\n")
+SEE_TABLE = ("# 门诊待遇\n\n第二条 普通门诊统筹待遇标准见下表：\n\n| 人员类别 | 起付标准（元） | 支付比例 |\n"
+             "| --- | --- | --- |\n| 在职职工 | 800 | 70% |\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -789,6 +791,9 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     # a head whose commas list what it names, in parentheses; a lead-in saying what the items' values are
     (DENTAL, "90%", ("Preventive care (exams, cleanings, fluoride)", "in-network")),
     (DENTAL, "45 days", ("Late enrollment", "waiting periods")),
+    # a caption saying where the figures are is no part of a column's predicate
+    (SEE_TABLE, "800元", ("在职职工", "起付标准")),
+    (SEE_TABLE, "70%", ("在职职工", "支付比例")),
     # a copula's series of values "for …", over the clause's fragments
     (DENTAL, "$31.10", ("employee plus children", "Monthly contributions")),
 ])
