@@ -253,3 +253,13 @@ def test_a_figure_the_question_gives_brings_the_row_whose_range_holds_it(tmp_pat
     for min_ratio in (0.5, 0.0):
         values = {c.value for c in enumerate_candidates(doc, question, min_ratio=min_ratio)}
         assert "20%" in values and not values & {"5%", "10%", "35%"}, min_ratio
+
+
+def test_a_subject_most_others_hold_whole_singles_nothing_out():
+    from aegis_tui.answer.relevance import focus
+
+    question = "请问城乡居民医保住院在不同级别医院的起付线和报销比例分别是多少？"
+    subjects = ["一级定点医疗机构", "二级定点医疗机构", "一级定点医疗机构住院的", "二级定点医疗机构住院的", "次住院", "住院"]
+    assert focus(subjects, question) is None  # 住院 is what most of them are about, not one of them
+    # one other subject holding it does not make it generic: the question still names 退休人员
+    assert focus(["退休人员", "退休人员（70周岁及以上）", "在职职工"], "退休人员的起付线是多少？") == {"退休人员"}

@@ -475,6 +475,11 @@ def focus(subjects: list[str], question: str, graded: bool = False) -> set[str] 
     common = set.intersection(*sets.values())
     q = set(units(question))
     hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q}
+    # a subject that other subjects hold whole, most of them ("住院" beside "次住院", "二级定点医疗机构住院的", …),
+    # names what they share, not one of them: the question naming it singles none out
+    others = len(uniq) - 1
+    hits = {s for s in hits if not ((held := sum(sets[s] < sets[o] for o in uniq if o != s)) >= 2
+                                    and held * 2 >= others)}
     # of two subjects the question names whole, the one with more of its words named is the one it means:
     # "out of network" names both "Employee Only In-network" and "Employee Only Out-of-network", the second more
     hits = {s for s in hits if not any(sets[s] < sets[t] for t in hits)}
