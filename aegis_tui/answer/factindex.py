@@ -546,8 +546,7 @@ class Indexer:
         Term Loan A and 0.75% of the revolving commitments"): what it is for, or of, is the subject, the phrase the
         predicate, for each value of the series. Kept only if that label verifies."""
         # (the series may run over the fragments of its clause: "… are $12.40 for employee only, $26.80 for …")
-        at = cand.quote.find(cand.fragment.strip())
-        lead = (cand.quote[:at] if at > 0 else "") + cand.before.lstrip()
+        lead = cand.lead or cand.before.lstrip()
         after, before = _ASSIGNED.match(cand.after), _ASSIGNED_BEFORE.sub("", lead)
         if after is None or CJK.search(before) or after.group("how") == "of" and dimension_of(cand.value) != "percent":
             return False
@@ -589,11 +588,9 @@ class Indexer:
         至8万元（含）的部分，支付比例为60%"): the bracket is the subject (a range, so a figure a question gives
         picks the tier that holds it), the words between it and the value the predicate when they name a measure,
         else the measure the lead-in names ("间接费用按…一定比例核定：" → 间接费用比例). Kept only if it verifies."""
-        quote = cand.quote
-        at = quote.find(cand.fragment.strip())
-        if at < 0 or not CJK.search(quote):
+        lead = cand.lead
+        if lead is None or not CJK.search(cand.quote):
             return False
-        lead = quote[:at] + cand.before.lstrip()
         item = re.split(r"[；;：:。]", lead)[-1]
         m = _BRACKET.search(_NUMBERING.sub("", LIST_ITEM.sub("", item, count=1), count=1).strip())
         if m is None:
@@ -618,11 +615,10 @@ class Indexer:
     def _bounds_a_tier(self, key: str, cand: Candidate) -> bool:
         """A value inside a tier's bracket ("10万元以上至30万元（含）的部分，支付比例为70%") is the tier's bound, not a
         measure of its own: it is recorded as such (the tier's value is the fact) and no label is asked for."""
-        quote = cand.quote
-        at = quote.find(cand.fragment.strip())
-        if at < 0:
+        quote, lead = cand.quote, cand.lead
+        if lead is None:
             return False
-        at += len(cand.before.lstrip())
+        at = len(lead)
         start = max((quote.rfind(c, 0, at) for c in "；;：:。"), default=-1) + 1
         ends = [i for c in "；;：:。" if (i := quote.find(c, at)) >= 0]
         item = quote[start:min(ends, default=len(quote))]

@@ -158,6 +158,17 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
     return _DF[doc.sha256]
 
 
+def held_terms(text: str, doc: Document) -> set[str]:
+    """The English content terms of a text (as `_stemmed` reads them) that the document holds somewhere."""
+    _, df = _document_frequency(doc)
+    return {t for t in _stemmed(text) if t.isascii() and t in df}
+
+
+def shares_terms(text: str, words: set[str]) -> bool:
+    """Whether a text holds any of these content terms."""
+    return bool(words & _stemmed(text))
+
+
 _OF_BASE = re.compile(r"\s*of\s+(?:the\s+)?([A-Za-z][^,;.:()]*)", re.IGNORECASE)
 _BASE_OF = re.compile(r"(?:按|以|依)?([^，,；;。：:\s\d按以依]{2,12})的\s*$")
 _INCLUDES = re.compile(r"((?:[A-Za-z][\w'-]*\s+){0,2}[A-Za-z][\w'-]*)\s*\(([A-Za-z][^()]*,[^()]*)\)")
@@ -713,7 +724,5 @@ def _decide(job: Job, lang: str, question: str, shortlist: list[IndexedFact], de
         if decided.get(f.key):
             out.append(f)
         else:
-            job.answer.skipped.append({"value": f.fact.object_value, "subject": f.fact.subject,
-                                       "predicate": f.fact.predicate,
-                                       "reason": reasons.get(f.key, "the model judged it does not answer the question")})
+            job.answer.skip([f], reasons.get(f.key, "the model judged it does not answer the question"))
     return out

@@ -18,7 +18,7 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import catch_all, choose, listing, listing_reason, unnumbered
+from .pick import catch_all, choose, held_terms, listing, listing_reason, shares_terms, unnumbered
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
@@ -196,17 +196,14 @@ class Pipeline:
                 absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
                 if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
                     # what the question names is none of the cases the list names: the list's case of all others
-                    ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
-                                     "predicate": fv.fact.predicate,
-                                     "reason": f"it is a case the list names, and the question names "
-                                               f"{', '.join(absent)}, which falls under the case of all others"}
-                                    for fv in report.verified if fv.fact not in others]
+                    ans.skip([fv for fv in report.verified if fv.fact not in others],
+                             f"it is a case the list names, and the question names {', '.join(absent)}, which "
+                             "falls under the case of all others")
                     report = verifier.verify(ExtractionPayload(atomic_facts=others))
                     absent = []
                 if absent:
                     why = listing_reason(len(report.verified), absent)
-                    ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
-                                     "predicate": fv.fact.predicate, "reason": why} for fv in report.verified]
+                    ans.skip(report.verified, why)
                     job.enter(State.FALLBACK, why)
                     report = None
             else:
@@ -235,10 +232,7 @@ class Pipeline:
                 # the answer and its report agree: a fact whose sentence was not written is not part of the answer
                 unsaid = {id(fv) for fv in realizer.unsaid}
                 ans.report = VerificationReport(report.document, [fv for fv in report.facts if id(fv) not in unsaid])
-                ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject,
-                                 "predicate": fv.fact.predicate,
-                                 "reason": "its sentence would carry a number that no verified fact states"}
-                                for fv in realizer.unsaid]
+                ans.skip(realizer.unsaid, "its sentence would carry a number that no verified fact states")
         realize_ms = (time.perf_counter() - t) * 1000
         ans.state = Outcome.DONE if ans.verified_count else Outcome.FALLBACK
         job.enter(ans.state.final_state, f"{ans.verified_count} verified, {len(ans.rejected)} dropped")
@@ -291,8 +285,7 @@ class Pipeline:
         if not dropped:
             return report
         kept = [fv.fact for fv in report.verified if fv not in dropped]
-        ans.skipped += [{"value": fv.fact.object_value, "subject": fv.fact.subject, "predicate": fv.fact.predicate,
-                         "reason": "not the entity the question asks about"} for fv in dropped]
+        ans.skip(dropped, "not the entity the question asks about")
         return verifier.verify(ExtractionPayload(atomic_facts=kept))
 
     # ---- baseline ---------------------------------------------------------------------------------
@@ -353,9 +346,7 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
     inside = [f for f in facts if named(f)]
     if not inside or len(inside) == len(facts):
         return facts
-    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
-                     "reason": "it stands under another section than the one the question names"}
-                    for f in facts if f not in inside]
+    ans.skip([f for f in facts if f not in inside], "it stands under another section than the one the question names")
     return inside
 
 
@@ -365,15 +356,13 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     names it is the measure of something else (basic services' waiting period; the general 40万元 cap where the
     document gives 特困人员 a rule of their own). The others are skipped with the reason."""
     from ..text.lexicon import ASKED_OF_EN, ASKED_OF_ZH, PERIOD_WORDS, QUESTION_WORDS
-    from .relevance import terms
 
     if not facts:
         return facts
     things = []
     for m in ASKED_OF_EN.finditer(ans.question):
-        words = [t for t in terms(m.group("x")) if t in _document_terms(doc)]
-        if words:
-            things.append((m.group("x"), set(words)))
+        if words := held_terms(m.group("x"), doc):
+            things.append((m.group("x"), words))
     for m in ASKED_OF_ZH.finditer(ans.question):
         x = m.group("x")
         if x in doc.text and not PERIOD_WORDS.search(x) and not QUESTION_WORDS.search(x) and not find_quantities(x):
@@ -384,29 +373,15 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     def names(f, thing) -> bool:
         x, words = thing
         text = f"{' '.join(f.scope)} {f.fact.subject} {f.fact.predicate} {texts.get(f.key, f.fact.source_text)}"
-        return x in text if words is None else bool(words & set(terms(text)))
+        return x in text if words is None else shares_terms(text, words)
 
     inside = [f for f in facts if any(names(f, t) for t in things)]
     if len(inside) == len(facts):
         return facts
     asked = ", ".join(x for x, _ in things)
-    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
-                     "reason": f"it is not about what the question asks it of ({asked}), which the document names"}
-                    for f in facts if f not in inside]
+    ans.skip([f for f in facts if f not in inside],
+             f"it is not about what the question asks it of ({asked}), which the document names")
     return inside
-
-
-def _document_terms(doc: Document) -> set[str]:
-    from .relevance import terms
-
-    if doc.sha256 not in _TERMS:
-        if len(_TERMS) >= 8:
-            _TERMS.pop(next(iter(_TERMS)))
-        _TERMS[doc.sha256] = set(terms(doc.text))
-    return _TERMS[doc.sha256]
-
-
-_TERMS: dict[str, set[str]] = {}
 
 
 def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
@@ -436,9 +411,8 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
         # (Silver Brewing's, Ashford Ceramics' beside Silver Ceramics'); clauses that each hold words of their own
         # are each named (在职职工 and 退休人员, 住护理机构 and 上门护理)
         dropped |= {k for k, mine in telling.items() if any(mine < theirs for theirs in telling.values())}
-    ans.skipped += [{"value": f.fact.object_value, "subject": f.fact.subject, "predicate": f.fact.predicate,
-                     "reason": "the question's other words single out another clause stating the same thing"}
-                    for f in facts if f.key in dropped]
+    ans.skip([f for f in facts if f.key in dropped],
+             "the question's other words single out another clause stating the same thing")
     return [f for f in facts if f.key not in dropped]
 
 

@@ -125,6 +125,13 @@ class Candidate:
     def after(self) -> str:
         return self.fragment[self.value_start + len(self.value):]
 
+    @property
+    def lead(self) -> str | None:
+        """The quote's text up to the value: the clauses before the value's fragment, then the fragment's words
+        before it ("500万元至1000万元的部分，不超过"). None when the fragment is not in the quote."""
+        at = self.quote.find(self.fragment.strip())
+        return None if at < 0 else self.quote[:at] + self.before.lstrip()
+
 
 # question terms inside predicate words (lexicon.PREDICATE_WORDS) weigh this much more than topic words
 PREDICATE_BOOST = 3.0

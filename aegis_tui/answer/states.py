@@ -78,6 +78,13 @@ class Answer:
     def verified_count(self) -> int:
         return len(self.report.verified) if self.report is not None else 0
 
+    def skip(self, facts, reason: str) -> None:
+        """Record facts (AtomicFact, or anything with a .fact) judged not to answer the question, with the reason."""
+        for f in facts:
+            f = getattr(f, "fact", f)
+            self.skipped.append({"value": f.object_value, "subject": f.subject, "predicate": f.predicate,
+                                 "reason": reason})
+
     def to_json(self) -> dict:
         facts = self.report.to_json()["facts"] if self.report is not None else []
         return {
