@@ -157,6 +157,27 @@ def test_a_section_one_item_of_a_list_names_narrows_that_item_only(question, kep
     assert kept <= values and not dropped & values
 
 
+OUTPATIENT = Document.from_text(
+    "# 门诊待遇\n\n待遇标准见下表：\n\n| 人员类别 | 起付标准（元） | 支付比例 | 年度最高支付限额（元） |\n| --- | --- | --- | --- |\n"
+    "| 在职职工 | 800 | 70% | 5000 |\n| 退休人员 | 600 | 80% | 6000 |\n", "outpatient.md")
+LIMITS = Document.from_text(
+    "# Approval limits\n\n| Role | Gift value limit | Entertainment limit |\n| --- | --- | --- |\n"
+    "| Director | $500 | $750 |\n| Managing Director | $1,000 | $1,500 |\n", "limits.md")
+
+
+@pytest.mark.parametrize("doc,question,kept,dropped", [
+    # one item names the 起付标准 column; the other names its own column by its header's words, not the row's figures
+    (OUTPATIENT, "在职职工的起付标准和一年最高能报多少？", {"800元", "5000元"}, {"600元"}),
+    (OUTPATIENT, "在职职工的起付标准是多少？", {"800元"}, {"70%", "5000元"}),
+    # a row one item names narrows the other item too, whose words name only a column
+    (LIMITS, "How much can a Director spend on a gift and on entertaining a client?", {"$500", "$750"},
+     {"$1,000", "$1,500"}),
+])
+def test_a_column_one_item_names_leaves_the_other_items_own_column_in(doc, question, kept, dropped):
+    values = {c.value for c in enumerate_candidates(doc, question, top_k=100, min_ratio=0)}
+    assert kept <= values and not dropped & values, values
+
+
 @pytest.mark.parametrize("value,head,fragment", [
     ("$12", "The field allowance is $68/day ", "breakfast $12"),  # an item of the parenthesised list
     ("$38", "The field allowance is $68/day ", "dinner $38"),

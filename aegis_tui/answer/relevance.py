@@ -270,6 +270,13 @@ def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[s
     if len(items) < 2:
         return False
     own = set(terms(cand.quote))
+    found = doc.structure.cell_at(cand.offset) if cand.cell else None
+    if found is not None:
+        # a cell's row may hold only figures: when another item names another column ("起付标准"), this item names
+        # the cell by its own column's header ("一年最高能报多少" by 年度最高支付限额)
+        table, cell = found
+        if other in {header_name(table.column_header(c)) for c in value_columns(table)}:
+            own |= set(terms(header_name(table.column_header(cell.col))))
     if other not in scope_terms:
         scope_terms[other] = _scope_terms(doc, other)
     theirs = scope_terms[other]
