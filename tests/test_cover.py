@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
+import math
+
 import pytest
 
 from aegis_tui.answer.factindex import FactIndex, Indexer
@@ -152,6 +154,23 @@ def test_figures_in_chinese_numerals_and_not_yet_reached_cases():
     early, late = interval("妊娠未满4个月流产的"), interval("妊娠满4个月流产的")
     assert early.holds(3, "个月") and not early.holds(4, "个月") and not early.holds(5, "个月")
     assert late.holds(5, "个月") and late.holds(4, "个月") and not late.holds(3, "个月")
+
+
+def test_a_label_of_two_ranges_holds_a_question_only_if_each_range_holds_its_figure():
+    from aegis_tui.text.ranges import holding, intervals, meets
+
+    # an age and a hospital level, the level in Chinese numerals: each range is read in its own unit
+    low, high, young = ("退休人员（70周岁及以上） 一级及以下医疗机构支付比例", "退休人员（70周岁及以上） 二级及以上医疗机构支付比例",
+                        "退休人员（不满70周岁） 二级及以上医疗机构支付比例")
+    assert [(r.lo, r.hi, r.unit) for r in intervals(low)] == [(70, math.inf, "岁"), (-math.inf, 1, "级")]
+    assert holding([low, high, young], "72岁的退休老人在三级医院看门诊，能报多少比例？") == {high}
+    assert holding([low, high, young], "72岁的退休老人在三甲医院看门诊，能报多少比例？") == {high}  # 三级甲等
+    assert holding([low, high, young], "68岁，在一级医院看病呢？") is None  # 一级 holds none for 68: nothing decided
+    assert holding([low, high, young], "在一级医院看病呢？") == {low}       # no age given: the level decides
+    assert meets(high, "三级医院报多少？") and not meets(low, "三级医院报多少？")
+    assert intervals("统一规定") == () and intervals("一年最多") == ()
+    # a bound that leaves its unit to the other bound is still one range
+    assert [(r.lo, r.hi, r.unit) for r in intervals("Greater than 2.75x but not above 3.50")] == [(2.75, 3.5, "x")]
 
 
 def test_a_fact_whose_case_the_question_s_figure_does_not_fall_in_answers_another_case():

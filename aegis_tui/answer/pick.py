@@ -35,7 +35,7 @@ from ..text.lexicon import (
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, interval, meets
+from ..text.ranges import bound_numbers, holding, intervals, meets
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -532,7 +532,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case
     cases = {f.key: f"{f.fact.subject} {f.fact.predicate}" for f in shortlist if f.key in named}
     held = holding(list(cases.values()), question)
-    unmet = {k for k, label in cases.items() if held is not None and label not in held and interval(label) is not None}
+    unmet = {k for k, label in cases.items() if held is not None and label not in held and intervals(label)}
     named -= unmet
     # a compound the question uses ("short-term disability", "in-network") and another of the same head in what a
     # fact says it is ("Long-Term Disability Benefits", "out-of-network") name two sibling scopes: the fact is the

@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .lexicon import CJK_RANGE
+from .lexicon import CJK_RANGE, GRADE_ZH
 from .quantity import chinese_to_decimal
 
 _NUM = rf"(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(x|×|%|[A-Za-z]{{1,6}}\b|(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?"
@@ -115,6 +115,53 @@ def interval(label: str) -> Interval | None:
     return Interval(lo, lo_in, hi, hi_in, unit) if lo < hi or (lo == hi and lo_in and hi_in) else None
 
 
+# a bound written in Chinese numerals ("二级及以上", "一级及以下", "三个月以上"): the numeral is read as its figure
+_CN_BOUND = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万\d])([零〇一二两三四五六七八九十百千]+)(?=(?:(?![以及至到或和与的不])"
+                       rf"[{CJK_RANGE}]){{1,2}}(?:（含）)?及?以[上下])")
+
+
+def _bounds(text: str) -> list[tuple[bool, float, bool, str]]:
+    """Every bound a text states, (lower?, number, inclusive, unit), each pattern's first match per unit."""
+    out = []
+    for patterns, lower in ((_LOWER, True), (_UPPER, False)):
+        for pattern, inclusive in patterns:
+            for m in re.finditer(pattern, text, re.IGNORECASE):
+                out.append((lower, _number(m.group(1)), inclusive, _unit(m.group(2))))
+    return out
+
+
+def intervals(label: str) -> tuple[Interval, ...]:
+    """The ranges a label names, one per unit ("退休人员（70周岁及以上） 二级及以上医疗机构支付比例": 70岁 and over, and
+    level 2 and over); bounds in Chinese numerals are read too. Empty when it names none."""
+    text = _CN_BOUND.sub(lambda m: str(chinese_to_decimal(m.group(1))), label.strip())
+    found: dict[str, list] = {}
+    for lower, v, inclusive, unit in _bounds(text):
+        ends = found.setdefault(unit, [None, None])
+        if ends[0 if lower else 1] is None:
+            ends[0 if lower else 1] = (v, inclusive)
+    # a bound with no unit of its own ("Greater than 2.75x but not above 3.50") shares the other bound's
+    units = [u for u in found if u]
+    if "" in found and len(units) == 1:
+        bare, ends = found.pop(""), found[units[0]]
+        found[units[0]] = [ends[0] or bare[0], ends[1] or bare[1]]
+    out = []
+    for unit, (low, high) in found.items():
+        lo, lo_in = low if low else (-math.inf, False)
+        hi, hi_in = high if high else (math.inf, False)
+        if lo < hi or (lo == hi and lo_in and hi_in):
+            out.append(Interval(lo, lo_in, hi, hi_in, unit))
+    if not out and (r := interval(text)) is not None:  # "60万元至300万元": two ends, no bound word
+        out.append(r)
+    return tuple(out)
+
+
+def _holds(ranges: tuple[Interval, ...], given: tuple[Interval, ...]) -> bool:
+    """Whether a label's ranges hold what the question gives: some range is of a unit the question gives a figure
+    in, and each such range holds one of its figures (72岁 in 三级 is held by 70周岁及以上 and 二级及以上, not by 一级及以下)."""
+    asked = [[g for g in given if r._unit_of(g.unit)] for r in ranges]
+    return any(asked) and all(any(r.contains(g) for g in gs) for r, gs in zip(ranges, asked) if gs)
+
+
 def _stated(question: str) -> list[tuple[Interval, tuple[int, int]]]:
     """The ranges a question states itself ("不到75岁", "over 3.0x"), one bound each, with where each bound's
     number stands."""
@@ -139,14 +186,16 @@ def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
     and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
     fact's and row's label is compared with it."""
+    question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     if not _N.search(question) and not _CN_FIGURE.search(question):
         return ()  # no figure: the range patterns need not run (they cost a compile the first time in a process)
     stated = _stated(question)
     given = [r for r, _ in stated]
     spans = [span for _, span in stated]
     points = [(_number(m.group(1)), m.group(2), m.start()) for m in _N.finditer(question)]
+    # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
     points += [(float(chinese_to_decimal(m.group(1))), m.group(2), m.start()) for m in _CN_FIGURE.finditer(question)
-               if chinese_to_decimal(m.group(1)) > 1]
+               if chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级")]
     given += [Interval(v, True, v, True, _unit(u)) for v, u, at in points if not any(a <= at < b for a, b in spans)]
     return tuple(given)
 
@@ -154,8 +203,7 @@ def _given(question: str) -> tuple[Interval, ...]:
 def meets(label: str, question: str) -> bool:
     """Whether a label names a range that holds what the question gives ("退休人员（不满75周岁）", "不到75岁")."""
     given = _given(question)
-    r = interval(label) if given else None
-    return r is not None and any(r.contains(g) for g in given)
+    return bool(given) and _holds(intervals(label), given)
 
 
 def holding(labels: list[str], question: str) -> set[str] | None:
@@ -165,8 +213,8 @@ def holding(labels: list[str], question: str) -> set[str] | None:
     given = _given(question)
     if not given:  # before the labels are parsed
         return None
-    ranges = {label: r for label in dict.fromkeys(labels) if (r := interval(label)) is not None}
+    ranges = {label: rs for label in dict.fromkeys(labels) if (rs := intervals(label))}
     if len(ranges) < 2:
         return None
-    hits = {label for label, r in ranges.items() if any(r.contains(g) for g in given)}
+    hits = {label for label, rs in ranges.items() if _holds(rs, given)}
     return hits if hits and len(hits) < len(ranges) else None
