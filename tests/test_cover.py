@@ -3,10 +3,9 @@ answered by the facts that cover what they ask (answer/pick.cover) — pure: no 
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from types import SimpleNamespace
-
-import math
 
 import pytest
 
@@ -270,6 +269,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("出差回来以后，多少天之内必须报销？", {"time"}),
     ("履约保证金要交多少比例？", {"percent"}),
     ("累计应付到合同金额的多少？", {"percent"}),
+    ("门诊一年最多能报多少钱？报销比例是多少？", {"money", "percent"}),  # a 6个月 time limit answers neither
+    ("起付线和报销比例是多少？", None),   # the ratio is one of two things the part asks
     ("项目金额达到多少就必须公开招标？", {"money"}),
     ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
     ("How long is the waiting period, and what is the cap?", None),  # one part does not say
@@ -928,3 +929,54 @@ def test_a_fee_that_is_a_share_of_a_base_is_still_the_fee_asked():
                           {"25%": ("fees remaining for the Initial Term", "early termination fee")})
     got, reasons = chosen_values("If we leave early for convenience, what fee do we pay?", doc, index)
     assert got == {"25%"}, reasons
+
+
+# the labels the embedded model gave evalsets/fresh/en_expense_compliance.md, in document order
+EXPENSE_LABELS = [
+    ("$150", "Employees", "gifts worth up to"), ("$150", "line manager", "Gifts above"),
+    ("$250 per person", "hospitality", "limited to"), ("$220", "Domestic hotel, per night", "Limit"),
+    ("$0", "Domestic hotel, per night", "Receipt required above"), ("$340", "International hotel, per night", "Limit"),
+    ("$0", "International hotel, per night", "Receipt required above"), ("$90", "Meals, per day", "Limit"),
+    ("$25", "Meals, per day", "Receipt required above"), ("$60", "Taxi or rideshare, per trip", "Limit"),
+    ("$15", "Taxi or rideshare, per trip", "Receipt required above"), ("45 days", "expense", "must be submitted within"),
+    ("90 days", "claims", "after"), ("24 months", "New agents and intermediaries", "due diligence"),
+    ("7 years", "Gift and hospitality registers", "kept for"), ("5 business days", "discovery", "reported to"),
+]
+_CHOOSE = """
+import json, sys
+from types import SimpleNamespace
+from aegis_tui.answer.factindex import FactIndex, Indexer
+from aegis_tui.answer.pick import cover
+from aegis_tui.text.document import Document
+doc = Document.load(sys.argv[1])
+index = FactIndex(doc, "test-model")
+indexer = Indexer(SimpleNamespace(config=SimpleNamespace(n_parallel=1)), index)
+labels = json.loads(sys.argv[2])
+for key, cand in sorted(index.candidates.items(), key=lambda kv: kv[1].offset):
+    if labels and cand.value == labels[0][0]:
+        value, subject, predicate = labels.pop(0)
+        assert indexer._keep_if_verified(key, cand, subject, predicate), value
+assert not labels, labels
+found = cover(sys.argv[3], doc, list(index.facts.values()), {})
+print(json.dumps(sorted(index.facts[k].fact.subject + " " + index.facts[k].fact.object_value for k in found[0])))
+"""
+
+
+def test_the_facts_chosen_do_not_depend_on_the_process_s_hash_seed():
+    # two facts of one value ($150 without approval; gifts above $150 need a line manager's): which one answers was
+    # decided by float sums over a set's order, and so by PYTHONHASHSEED; one in eight seeds chose the other
+    import json
+    import os
+    import subprocess
+    import sys
+
+    doc = Path(__file__).resolve().parent.parent / "evalsets" / "fresh" / "en_expense_compliance.md"
+    question = "What's the most a gift can be worth before I need my line manager's approval?"
+    answers = set()
+    for seed in range(8):
+        out = subprocess.run([sys.executable, "-c", _CHOOSE, str(doc), json.dumps(EXPENSE_LABELS), question],
+                             capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)},
+                             timeout=120)
+        assert out.returncode == 0, out.stderr[-2000:]
+        answers.add(out.stdout.strip().splitlines()[-1])
+    assert answers == {json.dumps(["Employees $150"])}

@@ -476,7 +476,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     df = {**df, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a]) for a in asked}}
     # English words weigh by rarity; Chinese bigrams alike, since a rare one is as often two words' seam (不同级别
     # 医院 → 同级, 别医) as a rare name
-    weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in asked}
+    # (in one order, the words' sums come out the same in every process: ties are decided alike, whatever the hash seed)
+    weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in sorted(asked)}
     # a question asking for the most ("the highest monthly benefit") asks for what the document gives as the most,
     # whatever word it uses ("a maximum monthly benefit of"): that end is asked like a word, matched by a fact
     # whose label names it, or partly by its clause before the value
@@ -503,7 +504,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         who = {alias.get(t, t) for t in who}
         clause = {alias.get(t, t) for t in _stemmed(contexts.get(f.key, f.fact.source_text))}
         ms = {}
-        for t in asked:
+        for t in sorted(asked):
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
             if m:
                 ms[t] = m
@@ -596,7 +597,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     while True:
         whom = set().union(*(about[k] for k in chosen))  # the asked words the chosen facts are about
-        gains = {k: sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items())
+        gains = {k: round(sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items()), 9)
                  for k in named if k not in chosen}
         if chosen:
             # after the first round only a fact that names, in what it says it is, an asked word no chosen fact

@@ -74,8 +74,9 @@ ASKED_DIMENSIONS = (
     ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
                         r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
                         r"years|hours))\b", re.IGNORECASE)),
-    # "合同金额的多少", "how much of the premium": a share of something
-    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|几成|的多少(?=[？?。]|$)|"
+    # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
+    # (not "起付线和报销比例是多少")
+    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|的多少(?=[？?。]|$)|"
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b", re.IGNORECASE)),
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
