@@ -769,6 +769,8 @@ CHAPTER = ("# 补充医疗保险办法\n\n## 第二章 补充医疗保险\n\n第
            "- 年满70周岁的老年居民：每人每年260元；\n- 其他居民：每人每年400元。\n")
 SEE_TABLE = ("# 门诊待遇\n\n第二条 普通门诊统筹待遇标准见下表：\n\n| 人员类别 | 起付标准（元） | 支付比例 |\n"
              "| --- | --- | --- |\n| 在职职工 | 800 | 70% |\n")
+DEADLINES = ("# 报销管理\n\n第六条\u3000出差人员应当在出差返回后15日内办理报销手续，同时冲销借款。\n\n"
+             "第七条 参保职工因急诊在非定点医疗机构就医的，应当在就诊之日起30日内向参保地经办机构备案。\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -804,6 +806,10 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     (CHAPTER, "2万元", ("补充医疗保险", "起付标准")),
     # a time limit: what must be done within it, the sentence's topic its subject
     (CHAPTER, "90日", ("参保人员在境外就医发生的医疗费用", "申请报销期限")),
+    # who must act, when no clause comes before the value's (never the clause after it); an ideographic space in
+    # the article's number; to whom it is done is not the act
+    (DEADLINES, "15日", ("出差人员", "办理报销手续期限")),
+    (DEADLINES, "30日", ("参保职工因急诊在非定点医疗机构就医的", "备案期限")),
     # words after the value in the next clause do not make its own clause less plain
     (CHAPTER, "5年", ("异地居民", "备案资格有效期")),
     # an item head whose figure bounds the range it names

@@ -637,11 +637,17 @@ class Indexer:
         m = _DEADLINE.match(cand.after)
         if m is None or dimension_of(cand.value) != "time" or not CJK.search(cand.before):
             return False
-        act = m.group("act").strip()
-        clauses = [c.strip() for c in re.split(r"[，,；;：:]", _NUMBERING.sub("", LIST_ITEM.sub(
-            "", cand.quote, count=1), count=1))]
-        topic = next((c for c in clauses if c and cand.value not in c), "")
-        topic = re.sub(r"(?:应当|应|须|需|必须)$", "", topic).strip()
+        # (to whom or where it is done is not the act: "向参保地经办机构备案" is 备案)
+        act = _RECIPIENT.sub("", m.group("act").strip())
+        lead = cand.lead
+        if lead is None:
+            return False
+        *earlier, own = re.split(r"[，,；;：:]", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))
+        # the first clause before the value's (its topic), else who its own clause says must act ("出差人员应当在
+        # 出差返回后15日内办理报销手续": 出差人员); never a clause after it
+        topic = next((c.strip() for c in earlier if c.strip()), "") or _MODAL.split(own, maxsplit=1)[0] \
+            if _MODAL.search(own) or any(c.strip() for c in earlier) else ""
+        topic = _MODAL_END.sub("", topic.strip()).strip()
         if not _says_something(act) or not topic or len(topic) > 40 or any(ch.isdigit() for ch in topic):
             return False
         return self._keep_if_verified(key, cand, topic, f"{act}期限")
@@ -800,6 +806,11 @@ def _only_a_figure(predicate: str) -> bool:
 # a tier's bracket anywhere in its item ("10万元以上至30万元（含）的部分")
 _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
+# who must act, before the modal of a time limit's clause ("出差人员应当在…"), and the modal ending a topic clause
+_MODAL = re.compile(r"应当|必须|应|须|需")
+_MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
+# a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
+_RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
 _DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12})(?:[，,；;。]|$)")
 # a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
 _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")

@@ -31,7 +31,7 @@ FORMAT = 1
 # by its bracket, "500万元至1000万元的部分，不超过25%", its bounds no facts of their own, "1.8万元…" no longer item 1;
 # a time limit by what must be done in it, "之日起6个月内申请零星报销"; an untitled article by its chapter's title;
 # words after a value in the next clause do not stop a plain clause labelling it)
-LABELS = 10
+LABELS = 11
 
 
 def default_cache_dir() -> Path:

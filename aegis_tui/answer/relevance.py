@@ -93,6 +93,9 @@ class BM25:
         return out
 
 
+_SPACES = re.compile(r"\s+")
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One (clause, quantity) pair for a fan-out request: the model labels its subject and predicate."""
@@ -129,8 +132,9 @@ class Candidate:
     def lead(self) -> str | None:
         """The quote's text up to the value: the clauses before the value's fragment, then the fragment's words
         before it ("500万元至1000万元的部分，不超过"). None when the fragment is not in the quote."""
-        at = self.quote.find(self.fragment.strip())
-        return None if at < 0 else self.quote[:at] + self.before.lstrip()
+        # (the quote's whitespace is collapsed, "第六条　出差人员" with a plain space: the fragment's is read alike)
+        at = self.quote.find(_SPACES.sub(" ", self.fragment).strip())
+        return None if at < 0 else self.quote[:at] + _SPACES.sub(" ", self.before.lstrip())
 
 
 # question terms inside predicate words (lexicon.PREDICATE_WORDS) weigh this much more than topic words
