@@ -771,6 +771,10 @@ SEE_TABLE = ("# 门诊待遇\n\n第二条 普通门诊统筹待遇标准见下�
              "| --- | --- | --- |\n| 在职职工 | 800 | 70% |\n")
 DEADLINES = ("# 报销管理\n\n第六条\u3000出差人员应当在出差返回后15日内办理报销手续，同时冲销借款。\n\n"
              "第七条 参保职工因急诊在非定点医疗机构就医的，应当在就诊之日起30日内向参保地经办机构备案。\n")
+GAPPED = ("# Frequency limits\n\nBitewing X-rays are covered once every 12 months, and a full-mouth X-ray once every 60 "
+          "months.\n\n# Records\n\nThe gift register is kept for 3 years, and training records for 4 years. Gifts above "
+          "$150 require written approval from a line manager, and gifts above $500 require approval from the Compliance "
+          "Officer.\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -810,6 +814,10 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     # the article's number; to whom it is done is not the act
     (DEADLINES, "15日", ("出差人员", "办理报销手续期限")),
     (DEADLINES, "30日", ("参保职工因急诊在非定点医疗机构就医的", "备案期限")),
+    # an English clause that leaves out the words it shares with the clause before it
+    (GAPPED, "60 months", ("a full-mouth X-ray", "covered once every")),
+    (GAPPED, "4 years", ("training records", "kept for")),
+    (GAPPED, "$500", None),                              # a clause of its own after "and": not gapped
     # words after the value in the next clause do not make its own clause less plain
     (CHAPTER, "5年", ("异地居民", "备案资格有效期")),
     # an item head whose figure bounds the range it names

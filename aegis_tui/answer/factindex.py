@@ -389,7 +389,7 @@ class Indexer:
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
                 or self._from_item_head(key, cand) \
-                or self._from_assigned(key, cand) or self._from_deadline(key, cand) \
+                or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
                 or plain and (self._from_clause(key, cand)
                                                                 or self._from_condition(key, cand)
                                                                 or self._from_title(key, cand))
@@ -558,6 +558,28 @@ class Indexer:
         subject, predicate = after.group("s").strip(), m.group("p").strip()
         if not _says_something(subject) or not _says_something(predicate) or _CONDITION_EN.match(subject) \
                 or subject.lower() in predicate.lower() or predicate.lower() in subject.lower():
+            return False
+        return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _from_gapped(self, key: str, cand: Candidate) -> bool:
+        """An English clause that leaves out the words it shares with the clause before it ("Bitewing X-rays are
+        covered once every 12 months, and a full-mouth X-ray once every 60 months"): the words between the
+        conjunction and the shared ones are the subject, the earlier clause's predicate the predicate, when that
+        clause is plain ("S are P V"). Kept only if that label verifies."""
+        lead = cand.lead
+        if lead is None or CJK.search(lead) or not (found := find_quantities(lead)):
+            return False
+        prev = found[-1]
+        gap = _GAPPED.match(lead[prev.end:])
+        first = _CLAUSE_EN.match(re.split(r"[.;:]", lead[: prev.start])[-1].strip() + " ")
+        if gap is None or first is None:
+            return False
+        words, theirs = gap.group("rest").split(), first.group("p").split()
+        shared = next((k for k in range(min(len(words) - 1, len(theirs)), 0, -1)
+                       if [w.lower() for w in words[-k:]] == [w.lower() for w in theirs[-k:]]), 0)
+        subject, predicate = " ".join(words[: len(words) - shared]), first.group("p").strip()
+        if not shared or len(words) - shared > 6 or not _says_something(subject) or _CONDITION_EN.match(subject) \
+                or subject.lower() in predicate.lower():
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
 
@@ -782,6 +804,9 @@ _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
 _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)\s*$")
+# what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
+# and a full-mouth X-ray once every")
+_GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$€£¥]+?)\s*$", re.IGNORECASE)
 _CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")

@@ -31,7 +31,8 @@ FORMAT = 1
 # by its bracket, "500万元至1000万元的部分，不超过25%", its bounds no facts of their own, "1.8万元…" no longer item 1;
 # a time limit by what must be done in it, "之日起6个月内申请零星报销"; an untitled article by its chapter's title;
 # words after a value in the next clause do not stop a plain clause labelling it; 11: a time limit's subject is
-# never the clause after it, nor its act to whom it is done, "向参保地经办机构备案")
+# never the clause after it, nor its act to whom it is done, "向参保地经办机构备案"; an English clause gapped after
+# "and" by the words before its value, "…, and a full-mouth X-ray once every 60 months")
 LABELS = 11
 
 
