@@ -180,6 +180,15 @@ def test_a_model_label_whose_subject_is_a_piece_of_a_word_is_asked_again_not_kep
     assert fact.subject == "其他人员" and len(asked) == 2
 
 
+def test_a_model_subject_is_not_widened_into_a_clause_stating_its_predicate(tmp_path):
+    # "合同金额 | 履约保证金" for 10%: the item's words before the value end with the subject, but they are a clause
+    # ("履约保证金为合同金额的") that states the predicate: the widened label would repeat it
+    doc = Document.from_text("# 采购程序\n\n中标人应在签订合同前提交履约保证金，履约保证金为合同金额的10%。\n", "bond.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("合同金额", "履约保证金"))
+    [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == "10%"]
+    assert (fact.subject, fact.predicate) == ("合同金额", "履约保证金")
+
+
 def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path):
     # "Trip | 31 days" for 45 days: the predicate is the clause's other figure, not what 45 days is
     doc = Document.from_text("# Trips\n\nEach trip may last up to 31 days, or up to 45 days with the extension.\n",

@@ -504,7 +504,8 @@ class Indexer:
                     verdict = None
                     if (whole := whole_item_subject(cand, fact.subject)) is not None:
                         wider = fact.model_copy(update={"subject": whole})
-                        if (v := self.index.verify_one(r.key, wider)).passed:
+                        # (not into a clause stating the predicate: "履约保证金为合同金额" for 合同金额 | 履约保证金)
+                        if not repeats_predicate(wider) and (v := self.index.verify_one(r.key, wider)).passed:
                             fact, verdict = wider, v
                     verdict = verdict or self.index.verify_one(r.key, fact)
                     if verdict.passed:

@@ -32,7 +32,8 @@ FORMAT = 1
 # a time limit by what must be done in it, "之日起6个月内申请零星报销"; an untitled article by its chapter's title;
 # words after a value in the next clause do not stop a plain clause labelling it; 11: a time limit's subject is
 # never the clause after it, nor its act to whom it is done, "向参保地经办机构备案"; an English clause gapped after
-# "and" by the words before its value, "…, and a full-mouth X-ray once every 60 months")
+# "and" by the words before its value, "…, and a full-mouth X-ray once every 60 months"; a model subject is not
+# widened into a clause stating its predicate, "履约保证金为合同金额")
 LABELS = 11
 
 
