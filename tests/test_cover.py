@@ -775,6 +775,9 @@ GAPPED = ("# Frequency limits\n\nBitewing X-rays are covered once every 12 month
           "months.\n\n# Records\n\nThe gift register is kept for 3 years, and training records for 4 years. Gifts above "
           "$150 require written approval from a line manager, and gifts above $500 require approval from the Compliance "
           "Officer.\n")
+PAID_AS = ("# 津贴\n\n第十条 住院津贴。被保险人住院治疗的，自住院第4日起按每日150元给付住院津贴，每次住院给付日数最长为30天。\n\n"
+           "第十五条　经批准自驾车出差的，按每公里1.2元给予燃油及过路费补贴，不再报销城市间交通费。参保职工个人按每人每年156元"
+           "缴纳大额医疗费用补助费。\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -814,6 +817,10 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     # the article's number; to whom it is done is not the act
     (DEADLINES, "15日", ("出差人员", "办理报销手续期限")),
     (DEADLINES, "30日", ("参保职工因急诊在非定点医疗机构就医的", "备案期限")),
+    # a value followed by the act of paying what it pays: who pays or is paid, else the condition before it
+    (PAID_AS, "150元", ("被保险人住院治疗的", "住院津贴")),
+    (PAID_AS, "1.2元", ("经批准自驾车出差的", "燃油及过路费补贴")),
+    (PAID_AS, "156元", ("参保职工个人", "大额医疗费用补助费")),
     # an English clause that leaves out the words it shares with the clause before it
     (GAPPED, "60 months", ("a full-mouth X-ray", "covered once every")),
     (GAPPED, "4 years", ("training records", "kept for")),

@@ -390,6 +390,7 @@ class Indexer:
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
                 or self._from_item_head(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
+                or self._from_paid_as(key, cand) \
                 or plain and (self._from_clause(key, cand)
                                                                 or self._from_condition(key, cand)
                                                                 or self._from_title(key, cand))
@@ -675,6 +676,25 @@ class Indexer:
             return False
         return self._keep_if_verified(key, cand, topic, f"{act}期限")
 
+    def _from_paid_as(self, key: str, cand: Candidate) -> bool:
+        """A Chinese value followed by the act of paying what it pays ("自住院第4日起按每日150元给付住院津贴", "按每公里
+        1.2元给予燃油及过路费补贴", "参保职工个人按每人每年156元缴纳大额医疗费用补助费"): what is paid is the predicate;
+        who pays or is paid, before 按 in the value's clause, the subject, else the condition before that clause
+        ("被保险人住院治疗的"). Kept only if that label verifies."""
+        m = _PAID_AS.match(cand.after)
+        lead = cand.lead
+        if m is None or lead is None or not CJK.search(lead):
+            return False
+        *earlier, own = re.split(r"[，,；;。：:]", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))
+        who = own.split("按", 1)[0].strip() if "按" in own else ""
+        if not who or any(ch.isdigit() for ch in who) or who[0] in CONDITION_OPENERS_ZH:
+            who = earlier[-1].strip() if earlier and earlier[-1].strip().endswith("的") else ""
+        predicate = m.group("what").strip()
+        if not _says_something(who) or not _says_something(predicate) or len(who) > 30 \
+                or any(ch.isdigit() for ch in who) or who in predicate or predicate in who:
+            return False
+        return self._keep_if_verified(key, cand, who, predicate)
+
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
         is about what the condition names: it is the subject, kept whole, and the words before the value are the
@@ -832,6 +852,8 @@ def _only_a_figure(predicate: str) -> bool:
 # a tier's bracket anywhere in its item ("10万元以上至30万元（含）的部分")
 _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
+# the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
+_PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|补助)(?P<what>[^，,；;。：:\d]{2,16})(?:[，,；;。]|$)")
 # who must act, before the modal of a time limit's clause ("出差人员应当在…"), and the modal ending a topic clause
 _MODAL = re.compile(r"应当|必须|应|须|需")
 _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")

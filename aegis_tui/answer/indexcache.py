@@ -33,7 +33,8 @@ FORMAT = 1
 # words after a value in the next clause do not stop a plain clause labelling it; 11: a time limit's subject is
 # never the clause after it, nor its act to whom it is done, "向参保地经办机构备案"; an English clause gapped after
 # "and" by the words before its value, "…, and a full-mouth X-ray once every 60 months"; a model subject is not
-# widened into a clause stating its predicate, "履约保证金为合同金额")
+# widened into a clause stating its predicate, "履约保证金为合同金额"; a Chinese value followed by the act of paying
+# what it pays, "按每日150元给付住院津贴")
 LABELS = 11
 
 
