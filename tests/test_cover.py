@@ -155,6 +155,25 @@ def test_figures_in_chinese_numerals_and_not_yet_reached_cases():
     assert late.holds(5, "个月") and late.holds(4, "个月") and not late.holds(3, "个月")
 
 
+def test_money_ranges_with_currency_and_multipliers_and_english_age_bands():
+    from aegis_tui.text.ranges import holding
+
+    tiers = ["Up to $10,000", "$10,001 to $50,000", "$50,001 to $250,000", "Over $250,000"]
+    assert holding(tiers, "We're about to sign a $30,000 contract. How many quotes?") == {"$10,001 to $50,000"}
+    assert holding(tiers, "A tender worth about $400k: how many suppliers?") == {"Over $250,000"}
+    assert holding(tiers, "One bidder priced their bid at $3.2 million.") == {"Over $250,000"}
+    assert holding(tiers, "Exactly $10,000?") == {"Up to $10,000"}
+    assert holding(tiers, "We have 30,000 staff") is None  # no currency: not a contract value
+    ages = ["64 or under", "65 to 79", "80 to 84"]
+    # a word after the figure is not its unit ("70 and"), a unit word is ("70 years old")
+    assert holding(ages, "I'm 70 and thinking about an annual policy.") == {"65 to 79"}
+    assert holding(ages, "I am 82 years old.") == {"80 to 84"}
+    assert holding(["aged 69 or under", "aged 70 or over"], "I'm 72. What's the payout?") == {"aged 70 or over"}
+    # 万元 is read out: a question in 元 picks a bracket in 万元; a lone 万 is no figure
+    assert holding(["10万元以下（含）的部分", "10万元以上的部分"], "个人负担了150000元") == {"10万元以上的部分"}
+    assert holding(["100万元以下的部分", "100万元至300万元的部分"], "合同金额200万元，比例是多少？") == {"100万元至300万元的部分"}
+
+
 def test_a_label_of_two_ranges_holds_a_question_only_if_each_range_holds_its_figure():
     from aegis_tui.text.ranges import holding, intervals, meets
 
@@ -778,6 +797,10 @@ GAPPED = ("# Frequency limits\n\nBitewing X-rays are covered once every 12 month
 PAID_AS = ("# 津贴\n\n第十条 住院津贴。被保险人住院治疗的，自住院第4日起按每日150元给付住院津贴，每次住院给付日数最长为30天。\n\n"
            "第十五条　经批准自驾车出差的，按每公里1.2元给予燃油及过路费补贴，不再报销城市间交通费。参保职工个人按每人每年156元"
            "缴纳大额医疗费用补助费。\n")
+AGE_BANDS = ("# Who can be covered\n\n- Single Trip policies: up to 365 days for persons aged 64 or under; up to 90 days for "
+             "persons aged 65 to 79; up to 45 days for persons aged 80 to 84.\n- Annual Multi-Trip policies: up to 31 days "
+             "per trip for persons aged 64 or under, and up to 21 days per trip for persons aged 65 to 79.\n\n"
+             "# Reporting\n\nCash transactions of more than $10,000 in one business day require a report within 15 days.\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -821,6 +844,11 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     (PAID_AS, "150元", ("被保险人住院治疗的", "住院津贴")),
     (PAID_AS, "1.2元", ("经批准自驾车出差的", "燃油及过路费补贴")),
     (PAID_AS, "156元", ("参保职工个人", "大额医疗费用补助费")),
+    # an item whose head names the measure and whose capped values are each "for" someone (an age band); "or under"
+    # ends one band, it separates no items
+    (AGE_BANDS, "90 days", ("persons aged 65 to 79", "Single Trip policies")),
+    (AGE_BANDS, "31 days", ("persons aged 64 or under", "Annual Multi-Trip policies")),   # "31 days per trip"
+    (AGE_BANDS, "21 days", ("persons aged 65 to 79", "Annual Multi-Trip policies")),
     # an English clause that leaves out the words it shares with the clause before it
     (GAPPED, "60 months", ("a full-mouth X-ray", "covered once every")),
     (GAPPED, "4 years", ("training records", "kept for")),
@@ -1001,3 +1029,19 @@ def test_the_facts_chosen_do_not_depend_on_the_process_s_hash_seed():
         assert out.returncode == 0, out.stderr[-2000:]
         answers.add(out.stdout.strip().splitlines()[-1])
     assert answers == {json.dumps(["Employees $150"])}
+
+
+@pytest.mark.parametrize("text, value, bound", [
+    (AGE_BANDS, "64", True), (AGE_BANDS, "79", True), (AGE_BANDS, "84", True),   # the bands split ages into cases
+    (AGE_BANDS, "$10,000", False),                  # a lone threshold is a fact of its own
+    ("# 产假\n\n（四）怀孕不满4个月流产的，享受产假15天；怀孕4个月以上（含）流产的，享受产假42天。\n", "4个月", True),
+    ("# 会议\n\n会议代表人数超过150人的，须提前15个工作日报备。\n", "150人", False),
+])
+def test_a_value_that_bounds_a_case_of_another_value_is_part_of_its_subject_not_a_fact(text, value, bound):
+    doc = Document.from_text(text, "bounds.md")
+    index = FactIndex(doc, "test-model")
+    keys = [k for k, c in index.candidates.items() if c.value == value]
+    assert keys, [c.value for c in index.candidates.values()]
+    Indexer(NO_ENGINE, index).label_from_structure(keys)
+    rejected = [index.rejected[k].rule for k in keys if k in index.rejected]
+    assert (rejected == ["condition_bound"] * len(keys)) is bound, rejected

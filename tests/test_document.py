@@ -127,3 +127,22 @@ def test_docx_loads_through_the_same_entry_point(tmp_path):
 def test_missing_converted_files_say_so(tmp_path, name):
     with pytest.raises(DocumentError, match="no such file"):
         Document.load(tmp_path / name)
+
+
+def test_markdown_emphasis_and_link_targets_are_not_part_of_the_text(tmp_path):
+    # "**第十九条** 私车…" put asterisks into quotes and labels ("*第十九条** 私车公用补助…"); the source map still
+    # points at the file's own line and column
+    path = tmp_path / "rule.md"
+    path.write_text("# 报销\n\n**第十九条** 私车公用补助，应当自费用发生之日起30日内提交报销。\n\n"
+                    "- **Chief Financial Officer (CFO)**: see [Schedule 2](#s2), *per person*.\n\n"
+                    "| Benefit | Limit |\n| --- | --- |\n| **Baggage** | $1,500 |\n\n* a bullet, 2 * 3\n",
+                    encoding="utf-8")
+    doc = Document.load(path)
+    assert "**" not in doc.text and "第十九条 私车公用补助" in doc.text
+    assert "- Chief Financial Officer (CFO): see Schedule 2, per person." in doc.text
+    assert "| Baggage | $1,500 |" in doc.text and "* a bullet, 2 * 3" in doc.text
+    at = doc.text.index("30日")
+    loc = doc.source.locate(at)
+    line = path.read_text(encoding="utf-8").split("\n")[loc.line - 1]
+    assert line[loc.column - 1:].startswith("30日")
+    assert doc.structure.tables[0].row_headers() == ["Baggage"]

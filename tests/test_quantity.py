@@ -165,3 +165,10 @@ def test_separators_and_multipliers_never_change_the_amount(n):
 @given(st.decimals(min_value=0, max_value=10**6, places=2, allow_nan=False, allow_infinity=False))
 def test_dollar_amounts_equal_their_code_form(d):
     assert parse_quantity(f"${d}") == parse_quantity(f"{d} USD") != parse_quantity(f"{d}元")
+
+
+def test_a_period_per_occasion_is_the_period():
+    # "31 days per trip": no rate the grammar reads, and not to be lost (the number was read as an identifier)
+    assert [(q.text, q.quantity.dimension) for q in find_quantities("up to 31 days per trip for persons aged 64")] \
+        == [("31 days", "time"), ("64", "number")]
+    assert [q.text for q in find_quantities("$50 per day, up to $1,500")] == ["$50 per day", "$1,500"]

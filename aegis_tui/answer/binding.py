@@ -14,7 +14,9 @@ from .report import CheckResult
 from .rules import FactContext
 from .structural import cell_of, scopes
 
-_SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s", re.IGNORECASE)
+# (not the "or" of a range, "aged 64 or under", "$500 or more": it ends one condition)
+_SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s(?!(?:under|over|more|less|"
+                         r"older|younger|above|below|greater|fewer)\b)", re.IGNORECASE)
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[、和与]|\s(?:and|or)\s|,\s(?:and\s|or\s)?")
 _CLAUSE_SEP = re.compile(r"[，；;：:]")

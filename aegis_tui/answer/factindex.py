@@ -34,7 +34,7 @@ from ..text.lexicon import (
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
-from ..text.ranges import interval
+from ..text.ranges import condition_bounds, interval, partitioned
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
@@ -384,7 +384,7 @@ class Indexer:
             # a clause that states its own label plainly is labelled by it; else the model labels it. Not one whose
             # value words follow ("$250 per night in standard cities"): they may be what tells it apart
             plain = not _WORDS_AFTER.search(_CLAUSE_END.split(cand.after, maxsplit=1)[0])
-            if self._bounds_a_tier(key, cand):
+            if self._bounds_a_tier(key, cand) or self._bounds_a_condition(key, cand):
                 return True
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
@@ -555,9 +555,18 @@ class Indexer:
         # the phrase is a noun introducing the value ("a maximum monthly benefit of"), or the subject of a copula
         # whose series of values "for …" it is ("Monthly employee contributions are $12.40 for employee only, …")
         m = _NOUN_OF.search(before) or (_COPULA_EN.match(before) if after.group("how") == "for" else None)
-        if m is None:
-            return False
-        subject, predicate = after.group("s").strip(), m.group("p").strip()
+        if m is not None:
+            predicate = m.group("p").strip()
+        else:
+            # an item whose head names the measure and whose values, at most capped, are each "for" someone
+            # ("- Single Trip policies: up to 365 days for persons aged 64 or under; up to 90 days for …")
+            head, colon, rest = LIST_ITEM.sub("", lead, count=1).partition(":")
+            rest = re.split(r"[;,]", rest)[-1]
+            if after.group("how") != "for" or not colon or not _CAP_ONLY.match(rest) or len(head) > 60 \
+                    or any(ch.isdigit() for ch in head) or any(c in head for c in ".;"):
+                return False
+            predicate = head.strip()
+        subject = after.group("s").strip()
         if not _says_something(subject) or not _says_something(predicate) or _CONDITION_EN.match(subject) \
                 or subject.lower() in predicate.lower() or predicate.lower() in subject.lower():
             return False
@@ -654,6 +663,44 @@ class Indexer:
                                   "tier's own value is the fact", None)
                 return True
         return False
+
+    def _bounds_a_condition(self, key: str, cand: Candidate) -> bool:
+        """A value that bounds a condition on another value of its clause ("up to 90 days for persons aged 65 to
+        79", "怀孕不满4个月流产的，产假15天") is that condition, not a measure of its own: it is recorded as such (the
+        other value is the fact, its subject the condition) and no label is asked for. Not a cap or floor of its
+        own ("up to $1,500"), nor a lone threshold ("gifts above $150 require approval")."""
+        lead = cand.lead
+        if lead is None or cand.cell:
+            return False
+        quote = cand.quote
+        at, end = len(lead), len(lead) + len(cand.value)
+        start = max((quote.rfind(c, 0, at) for c in "；;。"), default=-1) + 1
+        stops = [i for c in "；;。" if (i := quote.find(c, end)) >= 0]
+        piece = quote[start:min(stops, default=len(quote))]
+        at, end = at - start, end - start
+        bounds = condition_bounds(piece)
+        mine = next((unit for a, b, _, unit in bounds if a < end and at < b), None)
+        if mine is None:
+            return False
+        # the bounds around it, over the neighbouring clauses and items, must split its unit into cases ("64 or
+        # under; 65 to 79; 80 to 84", "妊娠不满12周的 / 妊娠12周以上（含）不满28周的"): a lone threshold ("more than
+        # $10,000 require a report", "超过150人的，须提前15个工作日备案") is a fact of its own
+        text = self.index.document.text
+        window = text[max(0, cand.offset - _CASE_WINDOW):cand.offset + _CASE_WINDOW]
+        if not partitioned(condition_bounds(window), mine):
+            return False
+        if CJK.search(piece):
+            # a Chinese condition is a clause of its own ending in 的 ("怀孕不满4个月流产的，")
+            stop = min((i for c in "，," if (i := piece.find(c, end)) >= 0), default=-1)
+            if stop < 0 or not piece[:stop].rstrip().endswith("的"):
+                return False
+        others = [q for q in find_quantities(piece)
+                  if not (q.start < end and at < q.end) and not any(a < q.end and q.start < b for a, b, *_ in bounds)]
+        if not others:
+            return False
+        self.index.reject(key, "condition_bound", f"'{cand.value}' bounds a condition on '{others[0].text}'; that "
+                          "value is the fact, this one part of whom it applies to", None)
+        return True
 
     def _from_deadline(self, key: str, cand: Candidate) -> bool:
         """A Chinese time limit ("…费用，应当在费用发生之日起6个月内申请零星报销", "出差返回后15日内办理报销"): what
@@ -814,10 +861,12 @@ _NOUN_OF = re.compile(r"\b(?:an?|the|for(?:\s+(?:an?|the))?)\s+(?P<p>(?:[A-Za-z]
                       re.IGNORECASE)
 # "for Class 1" after a value (or, after a share, "of the Term Loan A": its base), up to the next value of the
 # series ("… and $8,500 for …"), an adverbial ("at closing") or the clause's end
-_ASSIGNED = re.compile(r"^\s+(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?"
+_ASSIGNED = re.compile(r"^\s+(?:per\s+[a-z]+\s+)?(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?"
                        r"(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\b|\s+(?:at|on|upon|by|within|before|after|"
                        r"when|if|unless|payable|due)\b|\s*[,;.:]|\s*$)")
 # the values before it in that series, with what each is for: "$12,000 for Class 1 and "
+# the words between an item's separator and its value when they only cap it ("; up to", ", and up to")
+_CAP_ONLY = re.compile(r"^\s*(?:and\s+|or\s+)?(?:up\s+to|at\s+most|a\s+maximum\s+of|no\s+more\s+than)?\s*$", re.IGNORECASE)
 _ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|"
                               r"\s+and|\s+or)\s+)+$")
 _PAREN = re.compile(r"[（(][^（()）]*[)）]")
@@ -854,6 +903,8 @@ _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
 # the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
 _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|补助)(?P<what>[^，,；;。：:\d]{2,16})(?:[，,；;。]|$)")
+# how far around a value (characters, each way) the bounds of sibling cases are looked for
+_CASE_WINDOW = 240
 # who must act, before the modal of a time limit's clause ("出差人员应当在…"), and the modal ending a topic clause
 _MODAL = re.compile(r"应当|必须|应|须|需")
 _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")

@@ -34,7 +34,9 @@ FORMAT = 1
 # never the clause after it, nor its act to whom it is done, "向参保地经办机构备案"; an English clause gapped after
 # "and" by the words before its value, "…, and a full-mouth X-ray once every 60 months"; a model subject is not
 # widened into a clause stating its predicate, "履约保证金为合同金额"; a Chinese value followed by the act of paying
-# what it pays, "按每日150元给付住院津贴")
+# what it pays, "按每日150元给付住院津贴"; a value bounding a case of another value is no fact, "aged 65 to 79", "怀孕
+# 不满4个月流产的"; an item's capped values each "for" someone, "- Single Trip policies: up to 90 days for persons aged
+# 65 to 79"; "31 days per trip" is a value; a Markdown file's emphasis markers are out of its text)
 LABELS = 11
 
 

@@ -139,8 +139,13 @@ class Document:
         except OSError as exc:
             raise DocumentError(f"{name}: cannot read ({exc.strerror})") from None
         text, encoding = _decode(data, name)
-        fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
-        return cls(_check_text(text, name), path=name, encoding=encoding, format=fmt)
+        if p.suffix.lower() not in (".md", ".markdown"):
+            return cls(_check_text(text, name), path=name, encoding=encoding, format="text")
+        # a Markdown file's emphasis markers and link targets are not what it says: out of the canonical text
+        from .formats.markdown_inline import strip_inline_markup
+
+        text, source = strip_inline_markup(_check_text(text, name))
+        return cls(_check_text(text, name), path=name, encoding=encoding, format="markdown", source=source)
 
     @cached_property
     def structure(self) -> Structure:

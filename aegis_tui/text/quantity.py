@@ -296,6 +296,8 @@ _CANDIDATE = re.compile(
     ]),
     re.IGNORECASE,
 )
+# the "per …" that ends a candidate, where a reading without it may still parse ("31 days per trip")
+_PER_TAIL = re.compile(r"\s*(?:per\s+\S+|/\s*\S+|每\S+)$", re.IGNORECASE)
 _CN_WORD_HEADS = set("统同唯单每逐合专任之其某另万上下前后本当")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
 _SECTION_WORDS = re.compile(
@@ -354,6 +356,10 @@ def _find(text: str) -> list[QuantityMatch]:
         if _skip(folded, m, start, end):
             continue
         q = _parse_normalised(_SPACES.sub(" ", folded[start:end]).lower())
+        if q is None and (per := _PER_TAIL.search(folded, start, end)) is not None:
+            # "31 days per trip": a period per occasion is no rate the grammar reads; the period is the quantity
+            end = per.start()
+            q = _parse_normalised(_SPACES.sub(" ", folded[start:end]).lower())
         if q is None:
             continue
         out.append(QuantityMatch(start, end, text[start:end], q))

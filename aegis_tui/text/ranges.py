@@ -15,23 +15,59 @@ from dataclasses import dataclass
 from .lexicon import CJK_RANGE, GRADE_ZH
 from .quantity import chinese_to_decimal
 
-_NUM = rf"(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(x|×|%|[A-Za-z]{{1,6}}\b|(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?"
+# a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
+# ("x", "%", "万元", "周岁"; in English only a unit word, not any word: "I'm 70 and …" is 70); four groups
+_NUM = (rf"([$€£¥]?)\s?(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(k\b|m\b|bn\b|million\b|billion\b|thousand\b)?\s*"
+        rf"(x\b|×|%|(?:years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|km|miles?|kg|times|percent)\b|"
+        rf"(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?")
+_MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _N = re.compile(_NUM)
 # a figure in Chinese numerals ("怀孕五个月", "七十岁"); a lone 一 is a period ("一年最多", "一个月"), not a figure
-_CN_FIGURE = re.compile(rf"([零〇一二两三四五六七八九十百千万]+)((?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})")
+_CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千万])([零〇一二两三四五六七八九十][零〇一二两三四五六七八九十百千万]*)((?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})")
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
-          (r"at least\s+" + _NUM, True), (_NUM + r"\s*or (?:more|greater|above)", True),
+          (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
           (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
           (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True)]
 _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
-          (_NUM + r"\s*or (?:less|fewer|below)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
+          (_NUM + r"\s*(?:or|and) (?:less|fewer|below|under|younger)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
           (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False),
           (r"以上\s*(?:至|到)\s*" + _NUM, True)]  # "1.8万元以上至8万元（含）的部分": a bracket's upper end
 _TO = r"\s*(?:至|到|~|～|-|–|—|to)\s*"
 _BETWEEN = re.compile(_NUM + _TO + _NUM)
+
+
+# words before a bound that make it the value's own cap or floor ("up to $1,500", "不超过3500元", "at least 40 days"),
+# not a condition on who or what it applies to ("aged 65 to 79", "不满4个月")
+_CAP = re.compile(r"(?:up\s+to|at\s+most|not\s+(?:above|more\s+than|exceeding|over)|no\s+more\s+than|at\s+least|"
+                  r"no\s+less\s+than|不超过|不得超过|不高于|不低于|不少于|最高|最低|最多|最少)\s*$", re.IGNORECASE)
+
+
+def condition_bounds(text: str) -> list[tuple[int, int, str, str]]:
+    """Where the numbers stand that bound a range as a condition ("persons aged 65 to 79", "64 or under",
+    "怀孕不满4个月"), not as a value's own cap or floor ("up to 90 days", "不超过3500元"): (start, end, side, unit),
+    side "lower", "upper" or "both" (an end of "X to Y")."""
+    found = []
+    for patterns, side in ((_LOWER, "lower"), (_UPPER, "upper")):
+        for pattern, _ in patterns:
+            found += [(*m.span(2), side, _figure(m)[1]) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    for m in _BETWEEN.finditer(text):
+        unit = _figure(m, 1)[1] or _figure(m, 0)[1]
+        found += [(*m.span(2), "both", unit), (*m.span(6), "both", unit)]
+    out: dict[tuple[int, int], tuple[int, int, str, str]] = {}
+    for a, b, side, unit in found:
+        if not _CAP.search(text[:a].rstrip("$€£¥ ")):
+            out[(a, b)] = (a, b, "both" if (a, b) in out and out[(a, b)][2] != side else side, unit)
+    return sorted(out.values())
+
+
+def partitioned(bounds: list[tuple[int, int, str, str]], unit: str) -> bool:
+    """Whether condition bounds of one unit split it into cases, below and above ("64 or under; 65 to 79",
+    "妊娠未满4个月 / 妊娠满4个月"), rather than set one threshold ("more than $10,000")."""
+    sides = {side for _, _, side, u in bounds if u == unit}
+    return len([1 for *_, u in bounds if u == unit]) >= 2 and ("both" in sides or {"lower", "upper"} <= sides)
 
 
 def range_ends(text: str, low: str, high: str) -> str:
@@ -59,10 +95,14 @@ class Interval:
 
     def _unit_of(self, unit: str) -> bool:
         u = _unit(unit)
-        # a Chinese unit may have taken the character after it ("70岁了"): the range's unit must begin it
-        return u == self.unit or bool(self.unit and not self.unit.isascii() and u.startswith(self.unit))
+        # a Chinese unit may have taken the character after it ("70岁了"): the range's unit must begin it; a range
+        # written without a unit ("aged 65 to 79") holds a figure the question gives in words ("70 years old")
+        return u == self.unit or bool(self.unit and not self.unit.isascii() and u.startswith(self.unit)) \
+            or (not self.unit and u.isalpha() and u.isascii())
 
     def holds(self, value: float, unit: str) -> bool:
+        if unit[:1] in ("万", "亿"):  # as _figure reads it: 100万元 is 1000000元
+            value, unit = value * (1e4 if unit[0] == "万" else 1e8), unit[1:]
         if not self._unit_of(unit):
             return False
         above = value > self.lo or (self.lo_in and value == self.lo)
@@ -78,9 +118,22 @@ class Interval:
         return above and below
 
 
+def _figure(m: re.Match, i: int = 0) -> tuple[float, str]:
+    """The i-th figure of a match of patterns built from _NUM: its value (multiplied out: "$400k" is 400000, "15万元"
+    is 150000元) and its unit (the currency when it has one)."""
+    cur, num, mult, unit = m.group(4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4)
+    value = _number(num) * _MULTIPLIERS.get((mult or "").lower(), 1.0)
+    unit = unit or ""
+    if unit[:1] in ("万", "亿"):
+        value, unit = value * (1e4 if unit[0] == "万" else 1e8), unit[1:]
+    return value, cur or _unit(unit)
+
+
 def _unit(u: str | None) -> str:
     u = (u or "").strip().lower()
-    return {"×": "x", "times": "x", "周岁": "岁"}.get(u, u)
+    return {"×": "x", "times": "x", "周岁": "岁", "percent": "%", "year": "years", "yrs": "years", "yr": "years",
+            "month": "months", "week": "weeks", "day": "days", "hour": "hours", "hrs": "hours", "hr": "hours",
+            "minute": "minutes", "mile": "miles"}.get(u, u)
 
 
 def _number(text: str) -> float:
@@ -93,15 +146,15 @@ def interval(label: str) -> Interval | None:
     low = high = None
     for pattern, inclusive in _LOWER:
         if m := re.search(pattern, text, re.IGNORECASE):
-            low = (_number(m.group(1)), inclusive, _unit(m.group(2)))
+            low = (_figure(m)[0], inclusive, _figure(m)[1])
             break
     for pattern, inclusive in _UPPER:
         if m := re.search(pattern, text, re.IGNORECASE):
-            high = (_number(m.group(1)), inclusive, _unit(m.group(2)))
+            high = (_figure(m)[0], inclusive, _figure(m)[1])
             break
     if low is None and high is None:
         if m := _BETWEEN.search(text):
-            a, ua, b, ub = _number(m.group(1)), _unit(m.group(2)), _number(m.group(3)), _unit(m.group(4))
+            (a, ua), (b, ub) = _figure(m, 0), _figure(m, 1)
             unit = ub or ua
             if (ua and ua != unit) or a >= b:
                 return None
@@ -126,7 +179,7 @@ def _bounds(text: str) -> list[tuple[bool, float, bool, str]]:
     for patterns, lower in ((_LOWER, True), (_UPPER, False)):
         for pattern, inclusive in patterns:
             for m in re.finditer(pattern, text, re.IGNORECASE):
-                out.append((lower, _number(m.group(1)), inclusive, _unit(m.group(2))))
+                out.append((lower, *_figure(m)[:1], inclusive, _figure(m)[1]))
     return out
 
 
@@ -169,9 +222,9 @@ def _stated(question: str) -> list[tuple[Interval, tuple[int, int]]]:
     for patterns, lower in ((_LOWER, True), (_UPPER, False)):
         for pattern, inclusive in patterns:
             for m in re.finditer(pattern, question, re.IGNORECASE):
-                v, u = _number(m.group(1)), _unit(m.group(2))
+                v, u = _figure(m)
                 r = Interval(v, inclusive, math.inf, False, u) if lower else Interval(-math.inf, False, v, inclusive, u)
-                stated.append((r, m.span(1)))
+                stated.append((r, m.span(2)))
     return stated
 
 
@@ -192,7 +245,7 @@ def _given(question: str) -> tuple[Interval, ...]:
     stated = _stated(question)
     given = [r for r, _ in stated]
     spans = [span for _, span in stated]
-    points = [(_number(m.group(1)), m.group(2), m.start()) for m in _N.finditer(question)]
+    points = [(*_figure(m), m.start(2)) for m in _N.finditer(question)]
     # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
     points += [(float(chinese_to_decimal(m.group(1))), m.group(2), m.start()) for m in _CN_FIGURE.finditer(question)
                if chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级")]
