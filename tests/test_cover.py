@@ -801,6 +801,10 @@ AGE_BANDS = ("# Who can be covered\n\n- Single Trip policies: up to 365 days for
              "persons aged 65 to 79; up to 45 days for persons aged 80 to 84.\n- Annual Multi-Trip policies: up to 31 days "
              "per trip for persons aged 64 or under, and up to 21 days per trip for persons aged 65 to 79.\n\n"
              "# Reporting\n\nCash transactions of more than $10,000 in one business day require a report within 15 days.\n")
+SCHEDULE = ("# Schedule of benefits\n\n| Benefit | Limit per person | Excess |\n| --- | --- | --- |\n"
+            "| Travel delay | $30 for each full 12 hours, up to $300 in total | Nil |\n"
+            "| Baggage and personal effects | $2,500 (single item limit $400; valuables $600 in total) | $100 |\n"
+            "| Delayed baggage | $250 after 12 hours | Nil |\n| Personal money | $500 (cash limit $350) | $100 |\n")
 DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
           "- Preventive care (exams, cleanings, fluoride): 90% in-network, 70% out-of-network\n\n"
           "# Waiting periods\n\nThe following waiting periods apply from the start of cover:\n\n"
@@ -849,6 +853,16 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     (AGE_BANDS, "90 days", ("persons aged 65 to 79", "Single Trip policies")),
     (AGE_BANDS, "31 days", ("persons aged 64 or under", "Annual Multi-Trip policies")),   # "31 days per trip"
     (AGE_BANDS, "21 days", ("persons aged 65 to 79", "Annual Multi-Trip policies")),
+    # a copula changing the value, then a series "for" whom, "and to …"
+    ("# Limits\n\nThe personal accident benefit is reduced to $10,000 for insured persons aged 70 or over and to "
+     "$5,000 for insured persons under 18.\n", "$5,000", ("insured persons under 18", "personal accident benefit")),
+    ("# Limits\n\nThe personal accident benefit is reduced to $10,000 for insured persons aged 70 or over and to "
+     "$5,000 for insured persons under 18.\n", "$10,000", ("insured persons aged 70 or over", "personal accident benefit")),
+    # a cell of several values: the words a value has of its own in the cell name it, else its column does
+    (SCHEDULE, "$400", ("Baggage and personal effects", "single item limit")),
+    (SCHEDULE, "$350", ("Personal money", "cash limit")),
+    (SCHEDULE, "$2,500", ("Baggage and personal effects", "Limit per person")),
+    (SCHEDULE, "$30", ("Travel delay", "Limit per person")),
     # an English clause that leaves out the words it shares with the clause before it
     (GAPPED, "60 months", ("a full-mouth X-ray", "covered once every")),
     (GAPPED, "4 years", ("training records", "kept for")),
@@ -1045,3 +1059,14 @@ def test_a_value_that_bounds_a_case_of_another_value_is_part_of_its_subject_not_
     Indexer(NO_ENGINE, index).label_from_structure(keys)
     rejected = [index.rejected[k].rule for k in keys if k in index.rejected]
     assert (rejected == ["condition_bound"] * len(keys)) is bound, rejected
+
+
+@pytest.mark.parametrize("value, rule", [("12 hours", "cell_period"), ("12 hours", "cell_condition")])
+def test_a_period_or_condition_of_another_value_in_its_cell_is_no_fact(value, rule):
+    # "$30 for each full 12 hours": the rate's period; "$250 after 12 hours": when it pays. Under a "Limit" column
+    # either would read as a limit of 12 hours
+    doc = Document.from_text(SCHEDULE, "schedule.md")
+    index = FactIndex(doc, "test-model")
+    keys = [k for k, c in index.candidates.items() if c.value == value]
+    Indexer(NO_ENGINE, index).label_from_structure(keys)
+    assert rule in [index.rejected[k].rule for k in keys if k in index.rejected]

@@ -397,6 +397,16 @@ class Indexer:
         table, cell = found
         subject = table.row_header(cell.row).strip()
         column = header_name(table.column_header(cell.col))
+        # a cell of several values ("$2,500 (single item limit $400; valuables $600 in total)", "$30 for each full
+        # 12 hours, up to $300 in total"): the words a value has of its own within the cell say what it is
+        own = _in_cell(idx.document.text, cell, cand)
+        if own is not None:
+            if own[0] in ("period", "condition"):
+                idx.reject(key, f"cell_{own[0]}", f"'{cand.value}' is {'the period of the rate' if own[0] == 'period' else 'the condition of the value'} "
+                           f"before it in its cell ('{own[1]}'), not a value of its own", None)
+                return True
+            if own[1] and subject and own[1] != subject and self._keep_if_verified(key, cand, subject, own[1]):
+                return True
         caption = title_of(table.caption).rstrip("：: ")
         # the column header names what the value is; a short caption completes a bare one (省外 + 疗休养补助标准),
         # a caption that is a whole sentence ("参保人员…按下表规定支付") does not make a predicate
@@ -556,7 +566,7 @@ class Indexer:
         # whose series of values "for …" it is ("Monthly employee contributions are $12.40 for employee only, …")
         m = _NOUN_OF.search(before) or (_COPULA_EN.match(before) if after.group("how") == "for" else None)
         if m is not None:
-            predicate = m.group("p").strip()
+            predicate = re.sub(r"^(?:the|an?)\s+", "", m.group("p").strip(), flags=re.IGNORECASE)
         else:
             # an item whose head names the measure and whose values, at most capped, are each "for" someone
             # ("- Single Trip policies: up to 365 days for persons aged 64 or under; up to 90 days for …")
@@ -861,19 +871,21 @@ _NOUN_OF = re.compile(r"\b(?:an?|the|for(?:\s+(?:an?|the))?)\s+(?P<p>(?:[A-Za-z]
                       re.IGNORECASE)
 # "for Class 1" after a value (or, after a share, "of the Term Loan A": its base), up to the next value of the
 # series ("… and $8,500 for …"), an adverbial ("at closing") or the clause's end
-_ASSIGNED = re.compile(r"^\s+(?:per\s+[a-z]+\s+)?(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?"
+_ASSIGNED = re.compile(r"^\s+(?:per\s+[a-z]+\s+)?(?P<how>for|of)\s+(?:the\s+)?(?P<s>[A-Za-z][^,;.:()]*?)(?=\s*,?\s*(?:and\s+|or\s+)?(?:to\s+)?"
                        r"(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\b|\s+(?:at|on|upon|by|within|before|after|"
                        r"when|if|unless|payable|due)\b|\s*[,;.:]|\s*$)")
 # the values before it in that series, with what each is for: "$12,000 for Class 1 and "
 # the words between an item's separator and its value when they only cap it ("; up to", ", and up to")
 _CAP_ONLY = re.compile(r"^\s*(?:and\s+|or\s+)?(?:up\s+to|at\s+most|a\s+maximum\s+of|no\s+more\s+than)?\s*$", re.IGNORECASE)
 _ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|"
-                              r"\s+and|\s+or)\s+)+$")
+                              r"\s+and|\s+or)\s+(?:to\s+)?)+$")
 _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 # a lead-in naming what its items' values are: "The following waiting periods apply from …:"
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
-_COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)\s*$")
+# (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
+_COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
+                        r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
 # and a full-mouth X-ray once every")
 _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$€£¥]+?)\s*$", re.IGNORECASE)
@@ -966,6 +978,33 @@ _ITEM_EDGE = " \t，、,；;。.：:（）()的为"
 # the words before a subject inside its enumeration item that name the item (博士 of 博士研究生, 一级 of 一级医院):
 # a short modifier; a longer run is a clause the subject stands in ("借款金额不得超过出差…")
 ITEM_PREFIX = 4
+
+
+_CELL_PERIOD = re.compile(r"(?:\bfor\s+each(?:\s+full|\s+complete)?|\bper|\bevery|每)\s*$", re.IGNORECASE)
+_CELL_CONDITION = re.compile(r"(?:\bafter|\bonce|\bbeyond|满|以后)\s*$", re.IGNORECASE)
+_CELL_OWN = re.compile(r"(?:^|[(（;；,，])\s*(?P<w>[^()（）;；,，$€£¥\d]*?)\s*$")
+_CELL_FILLER = re.compile(r"^(?:and|or|up\s+to|at\s+most|max(?:imum)?|plus|with|of|to|最高|最多|不超过)?\s*$", re.IGNORECASE)
+
+
+def _in_cell(text: str, cell, cand: Candidate) -> tuple[str, str] | None:
+    """In a table cell holding several values, what the words of the cell right before a value make of it:
+    ("period", words) for the period of the value before it ("for each full 12 hours"), ("condition", words)
+    for when it applies ("after 12 hours"), ("own", words) for the name it has of its own ("single item limit",
+    "valuables"); ("own", "") when it has none. None for a cell of one value."""
+    inside = [q for q in find_quantities(text[cell.start:cell.end])]
+    if len(inside) < 2:
+        return None
+    at = cand.offset - cell.start
+    before = text[cell.start:cand.offset]
+    prev = [q for q in inside if q.end <= at]
+    lead = before[prev[-1].end:] if prev else before
+    if prev and _CELL_PERIOD.search(lead):
+        return "period", lead.strip()
+    if prev and _CELL_CONDITION.search(lead):
+        return "condition", lead.strip()
+    m = _CELL_OWN.search(lead)
+    words = m.group("w").strip() if m else ""
+    return "own", "" if _CELL_FILLER.match(words) or not _says_something(words) else words
 
 
 def whole_item_subject(cand: Candidate, subject: str) -> str | None:

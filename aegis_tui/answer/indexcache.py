@@ -36,7 +36,9 @@ FORMAT = 1
 # widened into a clause stating its predicate, "履约保证金为合同金额"; a Chinese value followed by the act of paying
 # what it pays, "按每日150元给付住院津贴"; a value bounding a case of another value is no fact, "aged 65 to 79", "怀孕
 # 不满4个月流产的"; an item's capped values each "for" someone, "- Single Trip policies: up to 90 days for persons aged
-# 65 to 79"; "31 days per trip" is a value; a Markdown file's emphasis markers are out of its text)
+# 65 to 79"; "31 days per trip" is a value; a Markdown file's emphasis markers are out of its text; a value in a
+# cell of several by its own words there, "(single item limit $400; …)", or no fact, "$30 for each full 12 hours";
+# "is reduced to $10,000 for …")
 LABELS = 11
 
 
