@@ -1070,3 +1070,19 @@ def test_a_period_or_condition_of_another_value_in_its_cell_is_no_fact(value, ru
     keys = [k for k, c in index.candidates.items() if c.value == value]
     Indexer(NO_ENGINE, index).label_from_structure(keys)
     assert rule in [index.rejected[k].rule for k in keys if k in index.rejected]
+
+
+TIER_TABLE = ("# Approval tiers\n\nContracts are approved at the tier that matches the contract value. Staff who need to "
+              "sign a contract get the approver's signature first.\n\n"
+              "| Contract value | Approver | Minimum competition |\n| --- | --- | --- |\n"
+              "| Up to $10,000 | Budget Holder | 1 written quote |\n| $10,001 to $50,000 | Department Head | 3 written quotes |\n"
+              "| $50,001 to $250,000 | CFO | 4 written quotes via RFQ |\n| Over $250,000 | CEO | 5 invited suppliers |\n")
+
+
+def test_a_figure_the_question_gives_names_the_row_whose_range_holds_it():
+    # "$30,000" is named by the row "$10,001 to $50,000" as a word of the question would be: its quotes answer
+    doc = Document.from_text(TIER_TABLE, "tiers.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    got, reasons = chosen_values("We're about to sign a $30,000 contract. How many quotes do I need to get?", doc, index)
+    assert got == {"3"}, reasons

@@ -147,6 +147,14 @@ def test_an_irregular_past_form_is_its_verb():
     assert stem("kept") == stem("keep")
 
 
+def test_an_adjective_in_al_is_its_noun_or_verb():
+    # "the accidental death payout" asks of "the personal accident benefit"; short words keep their ending
+    from aegis_tui.text.entities import stem
+
+    assert stem("accidental") == stem("accident") and stem("renewal") == stem("renew")
+    assert stem("legal") == "legal" and stem("total") == "total"
+
+
 def test_held_out_binding_reads_words_of_one_family_as_the_same_word():
     from aegis_tui.answer.evaluation import _names
     from aegis_tui.text.entities import units

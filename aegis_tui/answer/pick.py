@@ -485,6 +485,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
     if end and (stated := _end_frequency(doc)[end[1:-1]]):
         weight[end] = math.log(1 + n / stated) if question.isascii() else 1.0
+    # a figure the question gives ("a $30,000 contract", "I'm 72") is named by a label whose case holds it ("$10,001
+    # to $50,000", "insured persons aged 70 or over") as a rare word of the question would be
+    meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", question)}
+    given = "<given>"
+    if meeting:
+        weight[given] = math.log(1 + n) if question.isascii() else 1.0
+        asked = asked | {given}
     total = sum(weight.values())
     # an abbreviation the document defines stands for its words where the question uses the other form only
     # ("short-term disability" asked, "STD benefits" written; "the SAR" asked, "a Suspicious Activity Report"
@@ -510,6 +517,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 ms[t] = m
         if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)):
             ms[end] = m
+        if given in weight and f.key in meeting:
+            ms[given] = 1.0
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}

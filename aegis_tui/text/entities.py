@@ -45,7 +45,7 @@ def stem(word: str) -> str:
     w = word.lower()
     if w in IRREGULAR_EN:
         return IRREGULAR_EN[w]
-    for suf in ("ement", "ment", "ing", "ed", "es", "s"):
+    for suf in ("ement", "ment", "ing", "ed", "es", "s", "al"):  # (accidental ~ accident, renewal ~ renew)
         if len(w) > len(suf) + 3 and w.endswith(suf):
             return w[: -len(suf)]
     return w
