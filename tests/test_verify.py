@@ -14,7 +14,7 @@ from aegis_tui.answer.verify import (
     unsupported_numbers,
 )
 from aegis_tui.samples import load_gold, load_tampered, sample_path
-from aegis_tui.schema import ExtractionPayload
+from aegis_tui.schema import AtomicFact, ExtractionPayload, FactType
 from aegis_tui.text.docindex import document_index
 from aegis_tui.text.document import Document
 from aegis_tui.text.entities import mentions
@@ -251,6 +251,17 @@ def test_consistency_flags_both_facts():
     report = Tier1CodeVerifier(DOCS["policy_zh"]).verify(ExtractionPayload(atomic_facts=[gold[3], clash]))
     assert [fv.check("consistency").passed for fv in report.facts] == [False, False]
     assert report.facts[0].check("consistency").evidence == {"conflicts_with": [1]}
+
+
+def test_a_rate_and_an_amount_for_one_subject_and_predicate_are_consistent():
+    # "$50 per day, up to $1,500 in total": a cell of two values under one column header states two things
+    doc = Document.from_text("# Schedule\n\n| Benefit | Limit per person |\n| --- | --- |\n"
+                             "| Hospital confinement allowance | $50 per day, up to $1,500 in total |\n", "s.md")
+    quote = "| Hospital confinement allowance | $50 per day, up to $1,500 in total |"
+    facts = [AtomicFact(subject="Hospital confinement allowance", predicate="Limit per person", object_value=v,
+                        fact_type=FactType.NUMERIC, source_text=quote) for v in ("$50 per day", "$1,500")]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=facts))
+    assert [fv.check("consistency").passed for fv in report.facts] == [True, True]
 
 
 @pytest.mark.parametrize("sample,true,misbound", [

@@ -17,7 +17,7 @@ from ..text.lexicon import (
     PREDICATE_DIMENSIONS,
     is_change,
 )
-from ..text.quantity import Quantity, QuantityMatch, parse_quantity
+from ..text.quantity import Quantity, QuantityMatch, dimension_of, parse_quantity
 from ..text.ranges import one_range
 from .report import CheckResult
 
@@ -228,10 +228,12 @@ def consistency(ctx: FactContext) -> CheckResult:
     mine = keys[ctx.index]
     facts = ctx.payload.atomic_facts
     me = facts[ctx.index]
-    # the two ends of one range its quote states ("工程 | 竞争性谈判 | 60万元至300万元") are one statement, not two
+    # the two ends of one range its quote states ("工程 | 竞争性谈判 | 60万元至300万元") are one statement, not two;
+    # a rate and an amount ("$50 per day, up to $1,500 in total"), or a share and an amount, state two things
     clash = [i for i, k in enumerate(keys)
              if i != ctx.index and standing[i] and k[:2] == mine[:2] and k[2] != mine[2]
-             and not one_range(me.source_text, me.object_value, facts[i].source_text, facts[i].object_value)]
+             and not one_range(me.source_text, me.object_value, facts[i].source_text, facts[i].object_value)
+             and dimension_of(me.object_value) == dimension_of(facts[i].object_value)]
     if clash:
         other = facts[clash[0]].object_value
         return CheckResult("consistency", False, f"fact {clash[0]} gives '{other}' for the same subject and "
