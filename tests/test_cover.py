@@ -1086,3 +1086,17 @@ def test_a_figure_the_question_gives_names_the_row_whose_range_holds_it():
     Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
     got, reasons = chosen_values("We're about to sign a $30,000 contract. How many quotes do I need to get?", doc, index)
     assert got == {"3"}, reasons
+
+
+CITY_TIERS = ("# 交通补贴\n\n第四条 本办法所称一类城市是指北京、上海、广州、深圳；其余城市为二类城市。\n\n"
+              "| 职级 | 交通补贴·一类城市（元/月） | 交通补贴·二类城市（元/月） |\n| --- | --- | --- |\n"
+              "| 总监 | 1200 | 900 |\n| 经理 | 800 | 600 |\n")
+
+
+def test_a_member_of_a_name_the_document_defines_by_its_members_asks_for_that_name():
+    # 深圳 is one of the cities 一类城市 "是指": the 一类城市 column answers, not every city tier's
+    doc = Document.from_text(CITY_TIERS, "tiers.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    got, reasons = chosen_values("总监在深圳工作，交通补贴每月多少？", doc, index)
+    assert got == {"1200元/月"}, reasons

@@ -23,7 +23,9 @@ from ..text.lexicon import (
     BOUND_LEAST,
     BOUND_MOST,
     CATCH_ALL,
+    CJK,
     CONJUNCTIONS_ZH,
+    DEFINED_AS_ZH,
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
@@ -200,6 +202,15 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                 words = [stem(w.lower()) for w in _PARTS_OF_WORD.split(member.strip()) if w]
                 if name and len(words) == 1 and words[0].isalpha() and words[0] not in name:
                     out.setdefault(words[0], set()).update(name)
+        # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳"): each member stands for it
+        # ("在深圳工作" asked, 交通补贴·一类城市 written); a Chinese member by each of its character pairs
+        for m in DEFINED_AS_ZH.finditer(doc.text):
+            name = {t for t in _stemmed(re.sub(r"^.*?所称", "", m.group("name"))) if len(t) > 1}  # (本办法所称…)
+            for member in re.split(r"[、，,和及与]", m.group("members")):
+                member = member.strip()
+                if name and 2 <= len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
+                    for pair in {member[i:i + 2] for i in range(len(member) - 1)} - name:
+                        out.setdefault(pair, set()).update(name)
         _ABBR[doc.sha256] = out
     return _ABBR[doc.sha256]
 

@@ -57,6 +57,8 @@ QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月�
 # list of the document's figures may answer it
 # the case a list gives for whatever it does not name ("其他城市", "其它人员", "all other cities"), and the kind of
 # thing it is a case of (城市)
+# A name a document defines by listing its members ("一类城市是指北京、上海、广州、深圳"), up to the clause's end
+DEFINED_AS_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:是指|系指|指)(?P<members>[\u4e00-\u9fff]{2,8}(?:[、，,和及与][\u4e00-\u9fff]{2,8}){1,20})(?=[；;。]|$)")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
