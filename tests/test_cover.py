@@ -290,6 +290,7 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("累计应付到合同金额的多少？", {"percent"}),
     ("门诊一年最多能报多少钱？报销比例是多少？", {"money", "percent"}),  # a 6个月 time limit answers neither
     ("起付线和报销比例是多少？", None),   # the ratio is one of two things the part asks
+    ("还在试用期的话，交通和通讯补贴打几折？", {"percent"}),   # 几折 asks a share; the part before it is the scope
     ("项目金额达到多少就必须公开招标？", {"money"}),
     ("How long is the waiting period, and what percentage is paid?", {"time", "percent"}),
     ("How long is the waiting period, and what is the cap?", None),  # one part does not say

@@ -51,7 +51,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")
-QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月次]|哪|吗|如何|怎么|是否|有没有|有无|是不是|能不能|可不可以|\b(?:what|how|when|which|who|where|whether|"
+QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|是不是|能不能|可不可以|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
@@ -78,7 +78,7 @@ ASKED_DIMENSIONS = (
                         r"years|hours))\b", re.IGNORECASE)),
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
     # (not "起付线和报销比例是多少")
-    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|的多少(?=[？?。]|$)|"
+    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|几折|的多少(?=[？?。]|$)|"
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b", re.IGNORECASE)),
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
