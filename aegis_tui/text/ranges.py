@@ -49,10 +49,7 @@ def condition_bounds(text: str) -> list[tuple[int, int, str, str]]:
     """Where the numbers stand that bound a range as a condition ("persons aged 65 to 79", "64 or under",
     "怀孕不满4个月"), not as a value's own cap or floor ("up to 90 days", "不超过3500元"): (start, end, side, unit),
     side "lower", "upper" or "both" (an end of "X to Y")."""
-    found = []
-    for patterns, side in ((_LOWER, "lower"), (_UPPER, "upper")):
-        for pattern, _ in patterns:
-            found += [(*m.span(2), side, _figure(m)[1]) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    found = [(*m.span(2), "lower" if lower else "upper", _figure(m)[1]) for m, lower, _ in _bound_matches(text)]
     for m in _BETWEEN.finditer(text):
         unit = _figure(m, 1)[1] or _figure(m, 0)[1]
         found += [(*m.span(2), "both", unit), (*m.span(6), "both", unit)]
@@ -146,11 +143,13 @@ def interval(label: str) -> Interval | None:
     low = high = None
     for pattern, inclusive in _LOWER:
         if m := re.search(pattern, text, re.IGNORECASE):
-            low = (_figure(m)[0], inclusive, _figure(m)[1])
+            value, unit = _figure(m)
+            low = (value, inclusive, unit)
             break
     for pattern, inclusive in _UPPER:
         if m := re.search(pattern, text, re.IGNORECASE):
-            high = (_figure(m)[0], inclusive, _figure(m)[1])
+            value, unit = _figure(m)
+            high = (value, inclusive, unit)
             break
     if low is None and high is None:
         if m := _BETWEEN.search(text):
@@ -173,13 +172,20 @@ _CN_BOUND = re.compile(rf"(?<![零〇一二两三四五六七八九十百千万\
                        rf"[{CJK_RANGE}]){{1,2}}(?:（含）)?及?以[上下])")
 
 
-def _bounds(text: str) -> list[tuple[bool, float, bool, str]]:
-    """Every bound a text states, (lower?, number, inclusive, unit), each pattern's first match per unit."""
-    out = []
+def _bound_matches(text: str):
+    """Every bound a text states, as (match, lower?, inclusive), the lower-bound patterns first, each in order."""
     for patterns, lower in ((_LOWER, True), (_UPPER, False)):
         for pattern, inclusive in patterns:
             for m in re.finditer(pattern, text, re.IGNORECASE):
-                out.append((lower, *_figure(m)[:1], inclusive, _figure(m)[1]))
+                yield m, lower, inclusive
+
+
+def _bounds(text: str) -> list[tuple[bool, float, bool, str]]:
+    """Every bound a text states, as (lower?, number, inclusive, unit)."""
+    out = []
+    for m, lower, inclusive in _bound_matches(text):
+        value, unit = _figure(m)
+        out.append((lower, value, inclusive, unit))
     return out
 
 
@@ -219,12 +225,10 @@ def _stated(question: str) -> list[tuple[Interval, tuple[int, int]]]:
     """The ranges a question states itself ("不到75岁", "over 3.0x"), one bound each, with where each bound's
     number stands."""
     stated = []
-    for patterns, lower in ((_LOWER, True), (_UPPER, False)):
-        for pattern, inclusive in patterns:
-            for m in re.finditer(pattern, question, re.IGNORECASE):
-                v, u = _figure(m)
-                r = Interval(v, inclusive, math.inf, False, u) if lower else Interval(-math.inf, False, v, inclusive, u)
-                stated.append((r, m.span(2)))
+    for m, lower, inclusive in _bound_matches(question):
+        v, u = _figure(m)
+        r = Interval(v, inclusive, math.inf, False, u) if lower else Interval(-math.inf, False, v, inclusive, u)
+        stated.append((r, m.span(2)))
     return stated
 
 
