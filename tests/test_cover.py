@@ -699,7 +699,7 @@ def test_the_sentence_of_a_chosen_fact_answers_another_part_of_the_question():
     # the notice and the fee stand in one provision; "do we give" is a light verb, not what is asked
     text = (Path(__file__).parent.parent / "evalsets" / "validation" / "en_vendor_contract.md").read_text()
     doc, index = labelled(text, {"180 days": ("Customer", "terminate for convenience on"), "25%": ("Term", "fee"),
-                                 "5 business days": ("Service levels", "Provider gives at least")})
+                                 "5 business days": ("Provider", "gives at least")})
     assert len(index.facts) == 3
     got, reasons = chosen_values("If we want to get out of the contract early for convenience, how much notice do we "
                                  "give and what fee do we pay?", doc, index)
