@@ -451,8 +451,8 @@ def test_a_threshold_the_question_s_own_figure_meets_is_not_what_it_asks(age_lab
     # the second value of the clause is under the same condition
     ("# 护理\n\n入住定点护理机构的，基金支付比例为75%，日支付限额为90元；接受居家上门护理的，基金支付比例为80%。\n",
      "90元", ("入住定点护理机构", "日支付限额")),
-    # a condition that holds a figure would put a number in the subject: the model labels it
-    ("# 津贴\n\n确诊时已年满60周岁的，津贴为3万元。\n", "3万元", None),
+    # a condition whose figure only bounds it names its case (the figure stays a fact of its own: one threshold)
+    ("# 津贴\n\n确诊时已年满60周岁的，津贴为3万元。\n", "3万元", ("确诊时已年满60周岁", "津贴")),
     # a condition followed by another before the value: which one the value is under is the model's call
     ("# 津贴\n\n住院的，经批准的，日津贴为100元。\n", "100元", None),
 ])
@@ -859,6 +859,12 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
      "$5,000 for insured persons under 18.\n", "$5,000", ("insured persons under 18", "personal accident benefit")),
     ("# Limits\n\nThe personal accident benefit is reduced to $10,000 for insured persons aged 70 or over and to "
      "$5,000 for insured persons under 18.\n", "$10,000", ("insured persons aged 70 or over", "personal accident benefit")),
+    # an item that opens with its condition is about that case, its bound no value; what the case gets, led by
+    # the act of granting it, is the predicate
+    ("# 待遇\n\n终止妊娠的，生育医疗费用按以下标准定额支付：\n\n1. 妊娠不满12周的，定额支付500元；\n"
+     "2. 妊娠12周以上（含）不满28周的，定额支付1200元。\n", "1200元", ("妊娠12周以上（含）不满28周", "定额支付")),
+    ("# 产假\n\n（四）怀孕不满4个月流产的，享受产假15天；怀孕4个月以上（含）流产的，享受产假42天。\n", "15天",
+     ("怀孕不满4个月流产", "享受产假")),
     # a cell of several values: the words a value has of its own in the cell name it, else its column does
     (SCHEDULE, "$400", ("Baggage and personal effects", "single item limit")),
     (SCHEDULE, "$350", ("Personal money", "cash limit")),

@@ -616,6 +616,9 @@ class Indexer:
         name = _NUMBERING.sub("", LIST_ITEM.sub("", before, count=1), count=1).strip()
         if not head.endswith(("：", ":")) or not CJK.search(head) or not name:
             return False
+        # an item that opens with a condition of its own ("1. 妊娠不满12周的，定额支付500元") is about that case
+        if _CONDITION_ZH.match(_NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1)):
+            return False
         topic = _caption_topic(head.rstrip("：:"))
         topic = topic.rsplit("的", 1)[-1].strip()
         # an item that is a clause of its own ("在…住院的，报销比例为") labels itself: not a bare name
@@ -755,12 +758,13 @@ class Indexer:
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
         is about what the condition names: it is the subject, kept whole, and the words before the value are the
-        predicate when they are only a predicate ("基金支付比例为"). Not a condition that holds a figure
-        ("确诊时已年满60周岁的"): a number in a subject would be read as a value."""
+        predicate when they are only a predicate ("基金支付比例为") or what the case gets ("享受产假"). A condition
+        holding a figure only as its bound ("怀孕不满4个月流产的", "确诊时已年满60周岁的") names its case too: the
+        figure is recorded as the bound (_bounds_a_condition), not a value; one holding another figure does not."""
         before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
         quote = _NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1)
         c = _CONDITION_ZH.match(quote)
-        if c is None or any(ch.isdigit() for ch in c.group("c")):
+        if c is None or any(ch.isdigit() for ch in c.group("c")) and not _only_bounds(c.group("c")):
             return False
         own = _CONDITION_ZH.match(before)
         if own is not None:  # the value's fragment opens with the condition: "在境外医院住院的，年度免赔额提高至…"
@@ -772,7 +776,8 @@ class Indexer:
             at = quote.find(cand.fragment.strip())
             if at < c.end() or "的，" in quote[c.end():at] or "的," in quote[c.end():at]:
                 return False
-        m = _BARE_PREDICATE.match(before)
+        # (or what the condition gets: "妊娠不满12周的，定额支付500元", "怀孕不满4个月流产的，享受产假15天")
+        m = _BARE_PREDICATE.match(before) or _GRANTED.match(before)
         if m is None:
             return False
         predicate = m.group("p").strip()
@@ -913,6 +918,8 @@ def _only_a_figure(predicate: str) -> bool:
 # a tier's bracket anywhere in its item ("10万元以上至30万元（含）的部分")
 _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
+# what a condition's case gets, led by the act of granting it ("享受产假", "定额支付"; not the bare act, "增加")
+_GRANTED = re.compile(r"^(?=.{3})(?P<p>(?:享受|给予|(?:定额|一次性)?(?:支付|给付|发放|补助)|增加|减少|另加)[^，,；;。：:的\d\sA-Za-z]{0,8})$")
 # the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
 _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|补助)(?P<what>[^，,；;。：:\d]{2,16})(?:[，,；;。]|$)")
 # how far around a value (characters, each way) the bounds of sibling cases are looked for
@@ -1005,6 +1012,13 @@ def _in_cell(text: str, cell, cand: Candidate) -> tuple[str, str] | None:
     m = _CELL_OWN.search(lead)
     words = m.group("w").strip() if m else ""
     return "own", "" if _CELL_FILLER.match(words) or not _says_something(words) else words
+
+
+def _only_bounds(text: str) -> bool:
+    """Whether every figure of a condition bounds it ("妊娠不满12周", "怀孕4个月以上（含）流产"): the condition may then be a
+    subject, its figures recorded as its bounds, not values."""
+    bounds = condition_bounds(text)
+    return all(any(a < q.end and q.start < b for a, b, *_ in bounds) for q in find_quantities(text))
 
 
 def whole_item_subject(cand: Candidate, subject: str) -> str | None:
