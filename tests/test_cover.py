@@ -1107,3 +1107,15 @@ def test_a_member_of_a_name_the_document_defines_by_its_members_asks_for_that_na
     Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
     got, reasons = chosen_values("总监在深圳工作，交通补贴每月多少？", doc, index)
     assert got == {"1200元/月"}, reasons
+
+
+def test_a_case_the_question_s_figure_falls_in_overrides_the_general_rule_of_its_measure():
+    doc = Document.from_text("# 重大疾病津贴\n\n第八条 被保险人经确诊初次患有本合同所列重大疾病的，一次性给付津贴5万元；"
+                             "确诊时已年满60周岁的，津贴为3万元。\n", "ci.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    got, reasons = chosen_values("我已经62岁了，要是被确诊重大疾病，能拿到多少津贴？", doc, index)
+    assert got == {"3万元"}, reasons
+    assert "general rule" in " ".join(reasons.values())
+    got, _ = chosen_values("确诊重大疾病能拿到多少津贴？", doc, index)  # no figure: the general rule answers
+    assert "5万元" in got

@@ -555,6 +555,20 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     held = holding(list(cases.values()), question)
     unmet = {k for k, label in cases.items() if held is not None and label not in held and intervals(label)}
     named -= unmet
+    # … and a fact of no case, of the measure a held case states ("一次性给付津贴5万元" beside "确诊时已年满60周岁的，津贴为
+    # 3万元", asked "我已经62岁了"), is the general rule that case overrides, when the question asks one thing and does
+    # not name that fact's subject ("在职职工和不到75岁的退休人员")
+    overridden: set[str] = set()
+    if len(question_parts(question)) == 1:
+        held_facts = [by_key[k] for k in meeting & named]
+        for f in shortlist:
+            words = {t for t in _stemmed(f"{f.fact.subject} {f.fact.predicate}") if len(t) > 1}
+            if f.key in named and f.key not in meeting and not intervals(cases.get(f.key, "")) \
+                    and not _names_entity(question, f.fact.subject) and any(
+                    dimension_of(g.fact.object_value) == dimension_of(f.fact.object_value)
+                    and words & {t for t in _stemmed(g.fact.predicate) if len(t) > 1} for g in held_facts):
+                overridden.add(f.key)
+    named -= overridden
     # a compound the question uses ("short-term disability", "in-network") and another of the same head in what a
     # fact says it is ("Long-Term Disability Benefits", "out-of-network") name two sibling scopes: the fact is the
     # other one's (unless it names the question's too)
@@ -676,6 +690,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    if k in wrong else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
+                   "it is the general rule, and what the question gives falls in a case of its own" if k in overridden
+                   else
                    "it is about a sibling of what the question names (long-term beside short-term)" if k in contrary else
                    f"it is the {'least' if 'most' in ends else 'most'} where the question asks for the "
                    f"{next(iter(ends), '')}" if k in opposite else
