@@ -169,6 +169,9 @@ def test_money_ranges_with_currency_and_multipliers_and_english_age_bands():
     assert holding(ages, "I'm 70 and thinking about an annual policy.") == {"65 to 79"}
     assert holding(ages, "I am 82 years old.") == {"80 to 84"}
     assert holding(["aged 69 or under", "aged 70 or over"], "I'm 72. What's the payout?") == {"aged 70 or over"}
+    # periods compare in days: ten weeks fall short of four months
+    assert holding(["怀孕不满4个月流产", "怀孕4个月以上（含）流产"], "怀孕10周做了人流，产假能休几天？") == {"怀孕不满4个月流产"}
+    assert holding(["Up to 30 days", "Over 30 days"], "The trip lasts 6 weeks.") == {"Over 30 days"}
     # 万元 is read out: a question in 元 picks a bracket in 万元; a lone 万 is no figure
     assert holding(["10万元以下（含）的部分", "10万元以上的部分"], "个人负担了150000元") == {"10万元以上的部分"}
     assert holding(["100万元以下的部分", "100万元至300万元的部分"], "合同金额200万元，比例是多少？") == {"100万元至300万元的部分"}

@@ -98,8 +98,7 @@ class Interval:
             or (not self.unit and u.isalpha() and u.isascii())
 
     def holds(self, value: float, unit: str) -> bool:
-        if unit[:1] in ("万", "亿"):  # as _figure reads it: 100万元 is 1000000元
-            value, unit = value * (1e4 if unit[0] == "万" else 1e8), unit[1:]
+        value, unit = _normal(value, unit)  # as _figure reads it: 100万元 is 1000000元, 4个月 is 121.75 days
         if not self._unit_of(unit):
             return False
         above = value > self.lo or (self.lo_in and value == self.lo)
@@ -120,10 +119,25 @@ def _figure(m: re.Match, i: int = 0) -> tuple[float, str]:
     is 150000元) and its unit (the currency when it has one)."""
     cur, num, mult, unit = m.group(4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4)
     value = _number(num) * _MULTIPLIERS.get((mult or "").lower(), 1.0)
-    unit = unit or ""
+    return (value, cur) if cur else _normal(value, unit or "")
+
+
+# periods in days, so that a question's weeks meet a label's months ("怀孕10周" in "怀孕不满4个月"); not years, which
+# are an age as often as a period ("70 years old" in "aged 65 to 79")
+_DAYS = (("个月", 30.4375), ("星期", 7.0), ("周", 7.0), ("天", 1.0), ("日", 1.0), ("月", 30.4375), ("days", 1.0),
+         ("weeks", 7.0), ("months", 30.4375))
+
+
+def _normal(value: float, unit: str) -> tuple[float, str]:
+    """A figure in the unit ranges compare it in: 万/亿 multiplied out (15万元 is 150000元), periods in days."""
     if unit[:1] in ("万", "亿"):
         value, unit = value * (1e4 if unit[0] == "万" else 1e8), unit[1:]
-    return value, cur or _unit(unit)
+    unit = _unit(unit)
+    if not unit.startswith("岁"):
+        for name, days in _DAYS:
+            if unit.startswith(name) and (name.isascii() or not unit[len(name):].startswith("岁")):
+                return value * days, "days"
+    return value, unit
 
 
 def _unit(u: str | None) -> str:
@@ -251,9 +265,9 @@ def _given(question: str) -> tuple[Interval, ...]:
     spans = [span for _, span in stated]
     points = [(*_figure(m), m.start(2)) for m in _N.finditer(question)]
     # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
-    points += [(float(chinese_to_decimal(m.group(1))), m.group(2), m.start()) for m in _CN_FIGURE.finditer(question)
-               if chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级")]
-    given += [Interval(v, True, v, True, _unit(u)) for v, u, at in points if not any(a <= at < b for a, b in spans)]
+    points += [(*_normal(float(chinese_to_decimal(m.group(1))), m.group(2)), m.start())
+               for m in _CN_FIGURE.finditer(question) if chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级")]
+    given += [Interval(v, True, v, True, u) for v, u, at in points if not any(a <= at < b for a, b in spans)]
     return tuple(given)
 
 
