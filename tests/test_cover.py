@@ -1122,3 +1122,27 @@ def test_a_case_the_question_s_figure_falls_in_overrides_the_general_rule_of_its
     assert "general rule" in " ".join(reasons.values())
     got, _ = chosen_values("确诊重大疾病能拿到多少津贴？", doc, index)  # no figure: the general rule answers
     assert "5万元" in got
+
+
+MATERNITY = ("# 生育保险待遇\n\n第五条 生育医疗费用实行定额支付，标准如下：\n\n（一）住院分娩费用：\n\n1. 自然分娩的，定额支付3200元；\n"
+             "2. 剖宫产的，定额支付4500元。\n\n（二）终止妊娠费用：\n\n1. 妊娠不满12周的，定额支付500元；\n"
+             "2. 妊娠12周以上（含）不满28周的，定额支付1200元。\n\n第七条 产假天数按以下规定计算：\n\n（一）顺产的，享受产假158天；\n\n"
+             "（二）怀孕不满4个月流产的，享受产假15天；怀孕4个月以上（含）流产的，享受产假42天。\n\n"
+             "第九条 医疗机构未直接结算的生育医疗费用，应当自出院之日起6个月内申请零星报销。\n")
+
+
+def test_the_case_a_question_s_figure_falls_in_answers_each_part_by_its_kind():
+    # "妊娠不满12周的，" opens its value's unit (its bound no fact); 10周 holds it, so the shortlist keeps the 500元
+    # however few words it shares, and the part asking an amount takes it beside the days of leave
+    doc = Document.from_text(MATERNITY, "maternity.md")
+    [c] = [c for c in document_candidates(doc) if c.value == "500元"]
+    assert c.fragment == "妊娠不满12周的，定额支付500元；"
+    question = "怀孕10周做了人流，生育保险能报多少钱？产假能休几天？"
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    assert "500元" in {c.value for c in cands}
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    keys = [candidate_key(c) for c in cands]
+    facts = [index.facts[k] for k in keys if k in index.facts]
+    found = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
+    assert {index.facts[k].fact.object_value for k in found[0]} == {"500元", "15天"}, found[1]

@@ -21,7 +21,7 @@ from ..text.lexicon import (
     SYNONYMS,
 )
 from ..text.quantity import find_quantities, parse_quantity
-from ..text.ranges import holding
+from ..text.ranges import condition_bounds, holding, meets
 from ..text.roles import Role, role_at, values_in
 from .structural import (
     PAIRWISE_LIMIT,
@@ -170,12 +170,29 @@ def _units(clause: Span, fragments: list[Span]):
     if len(qs) <= 1:
         return [(clause, qs)] if qs else []
     out = []
+    opening = None  # a condition whose figures only bound it ("妊娠不满12周的，"): it opens the next fragment's unit
     for f in fragments:
         if clause.start <= f.start and f.end <= clause.end:
+            if opening is not None:
+                a, b = opening.start - clause.start, f.end - clause.start
+                f = Span(opening.start, f.end, clause.text[a:b], f.kind, f.sentence)
             fq = [m for m in find_quantities(f.text) if m.quantity.dimension != "date"]
-            if fq:
-                out.append((f, fq))
+            if not fq:
+                continue
+            if opening is None and _BOUND_CONDITION.search(f.text) and all(
+                    any(x < m.end and m.start < y for x, y, *_ in condition_bounds(f.text)) for m in fq):
+                opening = f
+                continue
+            opening = None
+            out.append((f, fq))
+    if opening is not None:
+        out.append((opening, [m for m in find_quantities(opening.text) if m.quantity.dimension != "date"]))
     return out
+
+
+# a Chinese condition clause ending its fragment ("妊娠不满12周的，"), or opening one
+_BOUND_CONDITION = re.compile(r"的\s*[，,]\s*$")
+_OPENING_CONDITION = re.compile(r"^[^，,；;。]{2,30}?的\s*[，,]")
 
 
 def _continues(before: str) -> bool:
@@ -393,6 +410,10 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
     rows_held: dict[int, set[str]] = {}
     held = {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
+    # … and so is a value whose own clause opens with a condition holding it ("妊娠不满12周的，定额支付500元", asked
+    # "怀孕10周"), whose bound is no fact of its own
+    held |= {id(c) for c in cands if not c.cell and (m := _OPENING_CONDITION.match(c.fragment))
+             and c.value not in m.group(0) and meets(m.group(0), question)}
     chosen = [Candidate(**{**c.__dict__, "score": s}) for i, (c, s) in enumerate(ranked)
               if (i < top_k and s >= floor) or id(c) in held]
     return sorted(chosen, key=lambda c: c.offset)
