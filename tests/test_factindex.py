@@ -219,6 +219,17 @@ def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_un
     assert "90 days" not in {f.fact.object_value for f in index.facts.values()}  # no phrase introduces it
 
 
+def test_a_value_a_copula_s_subject_names_is_labelled_by_it_under_the_title(tmp_path):
+    # "The single transaction limit is $2,500 and the monthly limit per card is $10,000": after the model's last
+    # label failed ("the | is"), each copula's subject names its value, under the section's title
+    doc = Document.from_text("# Purchasing cards\n\n5.2 Purchasing cards may be used for low-value purchases. The single "
+                             "transaction limit is $2,500 and the monthly limit per card is $10,000.\n", "cards.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("the", "is"))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels == {"$2,500": ("Purchasing cards", "single transaction limit"),
+                      "$10,000": ("Purchasing cards", "monthly limit per card")}
+
+
 def test_questions_ensuring_values_at_once_share_one_run(tmp_path):
     # two answers (or an answer and the background run) that find no run going must not each start one: the
     # second used to raise "the index is already being built" and lose its answer. A barrier in run() holds

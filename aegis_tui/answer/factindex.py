@@ -798,7 +798,9 @@ class Indexer:
         doc = self.index.document
         start, end = document_index(doc).sentence_bounds(cand.offset)
         if not CJK.search(before):
-            m = _NOUN_OF.search(before)
+            # (or the subject of a copula that names the measure: "The single transaction limit is $2,500 and …")
+            own = before[found[-1].end:] if (found := find_quantities(before)) else before  # after a value before it
+            m = _NOUN_OF.search(before) or _COPULA_EN.match(_ARTICLE.sub("", own))
             if m is None or len(title) > 60 or _CONDITION_EN.match(doc.text[start:cand.offset].lstrip()):
                 return False
             # a share of a named base ("1.25% of the Term Loan A and 0.75% of the revolving commitments"), or one
@@ -894,6 +896,7 @@ _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
 # and a full-mouth X-ray once every")
 _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$€£¥]+?)\s*$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^\s*(?:(?:and|or|but|while)\s+)?(?:the|an?)\s+", re.IGNORECASE)
 _CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")

@@ -39,7 +39,8 @@ FORMAT = 1
 # 65 to 79"; "31 days per trip" is a value; a Markdown file's emphasis markers are out of its text; a value in a
 # cell of several by its own words there, "(single item limit $400; …)", or no fact, "$30 for each full 12 hours";
 # "is reduced to $10,000 for …"; a Chinese condition holding only its bound names its case, "怀孕不满4个月流产的，
-# 享受产假15天", and an item opening with one is not a bare name under its lead-in)
+# 享受产假15天", and an item opening with one is not a bare name under its lead-in; an English copula's subject names
+# its value under the title, "The single transaction limit is $2,500")
 LABELS = 11
 
 
