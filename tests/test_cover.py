@@ -340,6 +340,14 @@ def labelled(text: str, labels: dict[str, tuple[str, str]]):
     return doc, index
 
 
+def structured(text: str, name: str = "structure.md"):
+    """A document and its index, every value labelled from structure alone (no model)."""
+    doc = Document.from_text(text, name)
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    return doc, index
+
+
 def chosen_values(question: str, doc: Document, index: FactIndex) -> tuple[set[str], dict[str, str]]:
     """The values cover chooses among every fact of the index for a question, and its reasons for the others."""
     found = cover(question, doc, list(index.facts.values()), {})
@@ -900,9 +908,7 @@ def test_a_value_is_labelled_from_structure_where_structure_decides_it(text, val
     ("合同金额超过300万元的部分，管理费比例是多少？", {"4%"}),
 ])
 def test_a_figure_the_question_gives_picks_the_tier_whose_bracket_holds_it(question, wanted):
-    doc = Document.from_text(TIERS, "tiers.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    doc, index = structured(TIERS, "tiers.md")
     got, reasons = chosen_values(question, doc, index)
     assert got == wanted, reasons
 
@@ -1089,27 +1095,21 @@ TIER_TABLE = ("# Approval tiers\n\nContracts are approved at the tier that match
               "| $50,001 to $250,000 | CFO | 4 written quotes via RFQ |\n| Over $250,000 | CEO | 5 invited suppliers |\n")
 
 
-def test_a_figure_the_question_gives_names_the_row_whose_range_holds_it():
-    # "$30,000" is named by the row "$10,001 to $50,000" as a word of the question would be: its quotes answer
-    doc = Document.from_text(TIER_TABLE, "tiers.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
-    got, reasons = chosen_values("We're about to sign a $30,000 contract. How many quotes do I need to get?", doc, index)
-    assert got == {"3"}, reasons
-
-
 CITY_TIERS = ("# 交通补贴\n\n第四条 本办法所称一类城市是指北京、上海、广州、深圳；其余城市为二类城市。\n\n"
               "| 职级 | 交通补贴·一类城市（元/月） | 交通补贴·二类城市（元/月） |\n| --- | --- | --- |\n"
               "| 总监 | 1200 | 900 |\n| 经理 | 800 | 600 |\n")
 
 
-def test_a_member_of_a_name_the_document_defines_by_its_members_asks_for_that_name():
+@pytest.mark.parametrize("text, question, wanted", [
+    # "$30,000" is named by the row "$10,001 to $50,000" as a word of the question would be: its quotes answer
+    (TIER_TABLE, "We're about to sign a $30,000 contract. How many quotes do I need to get?", {"3"}),
     # 深圳 is one of the cities 一类城市 "是指": the 一类城市 column answers, not every city tier's
-    doc = Document.from_text(CITY_TIERS, "tiers.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
-    got, reasons = chosen_values("总监在深圳工作，交通补贴每月多少？", doc, index)
-    assert got == {"1200元/月"}, reasons
+    (CITY_TIERS, "总监在深圳工作，交通补贴每月多少？", {"1200元/月"}),
+])
+def test_a_question_names_a_row_or_column_by_what_the_document_says_it_holds(text, question, wanted):
+    doc, index = structured(text, "tiers.md")
+    got, reasons = chosen_values(question, doc, index)
+    assert got == wanted, reasons
 
 
 def test_a_case_the_question_s_figure_falls_in_overrides_the_general_rule_of_its_measure():
