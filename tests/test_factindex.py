@@ -189,6 +189,16 @@ def test_a_model_subject_is_not_widened_into_a_clause_stating_its_predicate(tmp_
     assert (fact.subject, fact.predicate) == ("合同金额", "履约保证金")
 
 
+def test_a_model_subject_holding_another_figure_is_asked_again(tmp_path):
+    # "5% of each progress payment | retained and released" for 12 months: that subject is another value's clause
+    doc = Document.from_text("# Retention\n\nFor construction contracts, 5% of each progress payment is retained and "
+                             "released 12 months after practical completion.\n", "retention.md")
+    index, asked = _index_with_labels(doc, tmp_path, lambda prompt: (
+        "construction contracts" if "another figure" in prompt else "5% of each progress payment", "released"))
+    labels = {f.fact.object_value: f.fact.subject for f in index.facts.values()}
+    assert labels.get("12 months") == "construction contracts" and any("another figure" in p for p in asked)
+
+
 def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path):
     # "Trip | 31 days" for 45 days: the predicate is the clause's other figure, not what 45 days is
     doc = Document.from_text("# Trips\n\nEach trip may last up to 31 days, or up to 45 days with the extension.\n",

@@ -506,6 +506,11 @@ class Indexer:
                     # "Trip | 31 days" for 45 days: another figure of the clause says nothing of what this one is
                     note = RepairNote(compact_fact(fact), "label", "the predicate is another figure; it says what "
                                       "the value is", fact=fact)
+                elif _holds_another_value(fact.subject):
+                    # "5% of each progress payment | retained and released | 12 months": the subject is another
+                    # figure's clause, not whom this value applies to
+                    note = RepairNote(compact_fact(fact), "label", "the subject holds another figure; it is who or "
+                                      "what the value applies to", fact=fact, avoid_subject=fact.subject)
                 elif not _says_something(fact.subject):
                     # "行" of 实行, "重" of 重大疾病, "and": a piece of a word names no one
                     note = RepairNote(compact_fact(fact), "label", "the subject names nothing (a single character "
@@ -911,6 +916,15 @@ def _says_something(predicate: str) -> bool:
     return any(w.lower() not in PREDICATE_FILLER_EN for w in re.findall(r"[A-Za-z][\w'-]*", text))
 
 
+def _holds_another_value(subject: str) -> bool:
+    """Whether a subject holds a figure other than a bound of the case it names ("5% of each progress payment";
+    not "persons aged 65 to 79", "怀孕不满4个月流产", "2.5万元以上至6万元（含）的部分")."""
+    # (a plain number is a name's, "Class 1"; a period after each / per is a rate's, "each complete 24 hours")
+    found = [q for q in find_quantities(subject) if q.quantity.dimension not in ("date", "number")
+             and not _CELL_PERIOD.search(subject[:q.start])]
+    return bool(found) and interval(subject) is None and not _only_bounds(subject)
+
+
 def _only_a_figure(predicate: str) -> bool:
     """Whether a predicate is mostly a quantity ("31 days", "14 days"): a figure, not what a value is."""
     text = re.sub(r"\s", "", predicate)
@@ -990,7 +1004,7 @@ _ITEM_EDGE = " \t，、,；;。.：:（）()的为"
 ITEM_PREFIX = 4
 
 
-_CELL_PERIOD = re.compile(r"(?:\bfor\s+each(?:\s+full|\s+complete)?|\bper|\bevery|每)\s*$", re.IGNORECASE)
+_CELL_PERIOD = re.compile(r"(?:\b(?:for\s+)?each(?:\s+full|\s+complete)?|\bper|\bevery|每)\s*$", re.IGNORECASE)
 _CELL_CONDITION = re.compile(r"(?:\bafter|\bonce|\bbeyond|满|以后)\s*$", re.IGNORECASE)
 _CELL_OWN = re.compile(r"(?:^|[(（;；,，])\s*(?P<w>[^()（）;；,，$€£¥\d]*?)\s*$")
 _CELL_FILLER = re.compile(r"^(?:and|or|up\s+to|at\s+most|max(?:imum)?|plus|with|of|to|最高|最多|不超过)?\s*$", re.IGNORECASE)

@@ -40,7 +40,8 @@ FORMAT = 1
 # cell of several by its own words there, "(single item limit $400; …)", or no fact, "$30 for each full 12 hours";
 # "is reduced to $10,000 for …"; a Chinese condition holding only its bound names its case, "怀孕不满4个月流产的，
 # 享受产假15天", and an item opening with one is not a bare name under its lead-in; an English copula's subject names
-# its value under the title, "The single transaction limit is $2,500")
+# its value under the title, "The single transaction limit is $2,500"; a model subject holding another figure is
+# asked again, "5% of each progress payment")
 LABELS = 11
 
 
