@@ -876,6 +876,10 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
      "2. 妊娠12周以上（含）不满28周的，定额支付1200元。\n", "1200元", ("妊娠12周以上（含）不满28周", "定额支付")),
     ("# 产假\n\n（四）怀孕不满4个月流产的，享受产假15天；怀孕4个月以上（含）流产的，享受产假42天。\n", "15天",
      ("怀孕不满4个月流产", "享受产假")),
+    # a copula's subject of eight words keeps whom it names ("… for Silver Ceramics staff"): the 300,000-character
+    # case's members differ only there
+    ("# Meals\n\nThe daily meal allowance for Silver Ceramics staff is $7,001 for domestic travel and $5,085 for "
+     "international travel.\n", "$5,085", ("international travel", "daily meal allowance for Silver Ceramics staff")),
     # a cell of several values: the words a value has of its own in the cell name it, else its column does
     (SCHEDULE, "$400", ("Baggage and personal effects", "single item limit")),
     (SCHEDULE, "$350", ("Personal money", "cash limit")),

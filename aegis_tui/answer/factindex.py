@@ -896,7 +896,7 @@ _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
 # (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
-_COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,5}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
+_COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
                         r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
 # and a full-mouth X-ray once every")

@@ -41,7 +41,8 @@ FORMAT = 1
 # "is reduced to $10,000 for …"; a Chinese condition holding only its bound names its case, "怀孕不满4个月流产的，
 # 享受产假15天", and an item opening with one is not a bare name under its lead-in; an English copula's subject names
 # its value under the title, "The single transaction limit is $2,500"; a model subject holding another figure is
-# asked again, "5% of each progress payment")
+# asked again, "5% of each progress payment"; a copula's subject of up to nine words, "The daily meal allowance for
+# Silver Ceramics staff is …")
 LABELS = 11
 
 
