@@ -402,8 +402,9 @@ class Indexer:
         own = _in_cell(idx.document.text, cell, cand)
         if own is not None:
             if own[0] in ("period", "condition"):
-                idx.reject(key, f"cell_{own[0]}", f"'{cand.value}' is {'the period of the rate' if own[0] == 'period' else 'the condition of the value'} "
-                           f"before it in its cell ('{own[1]}'), not a value of its own", None)
+                what = "the period of the rate" if own[0] == "period" else "the condition of the value"
+                idx.reject(key, f"cell_{own[0]}", f"'{cand.value}' is {what} before it in its cell ('{own[1]}'), not "
+                           "a value of its own", None)
                 return True
             if own[1] and subject and own[1] != subject and self._keep_if_verified(key, cand, subject, own[1]):
                 return True
@@ -1015,7 +1016,7 @@ def _in_cell(text: str, cell, cand: Candidate) -> tuple[str, str] | None:
     ("period", words) for the period of the value before it ("for each full 12 hours"), ("condition", words)
     for when it applies ("after 12 hours"), ("own", words) for the name it has of its own ("single item limit",
     "valuables"); ("own", "") when it has none. None for a cell of one value."""
-    inside = [q for q in find_quantities(text[cell.start:cell.end])]
+    inside = find_quantities(text[cell.start:cell.end])
     if len(inside) < 2:
         return None
     at = cand.offset - cell.start
