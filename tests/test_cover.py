@@ -304,6 +304,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How much can we spend on hospitality per person at one event?", {"money", "percent", "rate"}),
     ("How much will you pay for a filling?", {"money", "percent"}),
     ("How much time do I have to claim?", None),
+    ("How much notice do I have to give?", None),  # a noun after "how much" is the measure asked, not money
+    ("How much do I chip in each month for water?", {"money", "percent", "rate"}),  # each month: maybe a rate
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say
     # 有没有 asks: the part before it is the scope ("科研项目购买图书资料")
     ("科研项目购买图书资料，单次报销有没有金额上限？", {"money"}),
@@ -1150,3 +1152,45 @@ def test_the_case_a_question_s_figure_falls_in_answers_each_part_by_its_kind():
     facts = [index.facts[k] for k in keys if k in index.facts]
     found = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
     assert {index.facts[k].fact.object_value for k in found[0]} == {"500元", "15天"}, found[1]
+
+
+LEASE = ("# Residential Lease\n\n## 4. Security Deposit\n\n4.2 Landlord will return the deposit, less lawful deductions, "
+         "together with an itemized written statement, within 21 days after Tenant vacates and returns all keys.\n\n"
+         "## 8. Notice to End the Tenancy\n\n8.1 The required written notice depends on how long Tenant has occupied "
+         "the Premises:\n\n- Tenant notice: 30 days if the tenancy has lasted less than 1 year; 45 days if it has "
+         "lasted 1 year or more.\n\n## 10. Conduct\n\n10.2 Tenant must keep renter's insurance with at least $100,000 in "
+         "personal liability coverage and provide proof within 10 days of move-in.\n")
+
+
+def test_an_english_time_limit_is_labelled_by_who_must_act_and_the_act():
+    doc = Document.from_text(LEASE, "lease.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["21 days"] == ("Landlord", "deadline to return the deposit")
+    # of two acts, the one the time limit is for; the $100,000 in the first is not part of it
+    assert labels["10 days"] == ("Tenant", "deadline to provide proof")
+
+
+def test_an_item_s_values_for_cases_after_them_are_labelled_by_the_case_and_a_period_picks_the_case():
+    doc = Document.from_text(LEASE, "lease.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["30 days"] == ("Tenant notice", "if the tenancy has lasted less than 1 year")
+    assert labels["45 days"] == ("Tenant notice", "if it has lasted 1 year or more")
+    # "18 months" falls in "1 year or more" (a period in days against a range of years), not in "less than 1 year";
+    # "how much notice" asks what notice is given in, not an amount of money
+    got, reasons = chosen_values("I've been living here about 18 months and want to move out. How much notice do I "
+                                 "have to give?", doc, index)
+    assert got == {"45 days"}, reasons
+
+
+def test_a_period_in_months_is_held_by_a_range_of_years():
+    from aegis_tui.text.ranges import holding
+
+    cases = ["if the tenancy has lasted less than 1 year", "if it has lasted 1 year to 3 years",
+             "if it has lasted more than 3 years"]
+    assert holding(cases, "We have rented for 18 months.") == {cases[1]}
+    assert holding(cases, "We have rented for 4 years.") == {cases[2]}
+    assert holding(cases, "We moved in 40 weeks ago.") == {cases[0]}

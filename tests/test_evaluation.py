@@ -155,6 +155,19 @@ def test_an_adjective_in_al_is_its_noun_or_verb():
     assert stem("legal") == "legal" and stem("total") == "total"
 
 
+def test_the_forms_of_a_verb_and_its_latin_noun_stem_alike():
+    # "is wiring me money" asks of wires; "how long until the landlord has to respond" of a response time
+    from aegis_tui.text.entities import stem
+
+    assert stem("wiring") == stem("wire") == stem("wired") == stem("wires")
+    assert stem("stopped") == stem("stop") and stem("transferred") == stem("transfer")
+    assert stem("response") == stem("respond") and stem("expense") == stem("expenses") == stem("expend")
+    assert stem("reimburse") == stem("reimbursed") == stem("reimbursement")
+    # a short word keeps its "e" and a doubled "l" or "s" stays: care is not car, bill is not bil
+    assert stem("care") != stem("car") and stem("billed") == stem("bill") and stem("speed") == "speed"
+    assert stem("employee") != stem("employer")
+
+
 def test_held_out_binding_reads_words_of_one_family_as_the_same_word():
     from aegis_tui.answer.evaluation import _names
     from aegis_tui.text.entities import units

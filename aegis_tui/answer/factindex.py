@@ -450,6 +450,13 @@ class Indexer:
         if not pred and own is not None and not _WORDS_AFTER.search(_CLAUSE_END.split(cand.after, maxsplit=1)[0]) \
                 and (lead := _FOLLOWING_EN.search(cand.head)):
             pred = lead.group("p").strip()  # "The following waiting periods apply …: - Redundancy: 60 days"
+        if not pred and (case := _CASE_AFTER_EN.match(cand.after)) and interval(case.group("c")) is not None:
+            # "- Tenant notice: 30 days if the tenancy has lasted less than 1 year; 45 days if it has lasted 1 year
+            # or more": the case the value is for, with its bounds, says what it is
+            pred = case.group("c").strip()
+            if len(pred) <= 80 and _says_something(pred):
+                return self._keep_if_verified(key, cand, head, pred)
+            return False
         # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
@@ -724,6 +731,8 @@ class Indexer:
     def _from_deadline(self, key: str, cand: Candidate) -> bool:
         """A Chinese time limit ("…费用，应当在费用发生之日起6个月内申请零星报销", "出差返回后15日内办理报销"): what
         must be done within it, with 期限, is the predicate; the sentence's topic before it the subject."""
+        if dimension_of(cand.value) == "time" and _WITHIN_EN.search(cand.before) and not CJK.search(cand.before):
+            return self._from_deadline_en(key, cand)
         m = _DEADLINE.match(cand.after)
         if m is None or dimension_of(cand.value) != "time" or not CJK.search(cand.before):
             return False
@@ -741,6 +750,31 @@ class Indexer:
         if not _says_something(act) or not topic or len(topic) > 40 or any(ch.isdigit() for ch in topic):
             return False
         return self._keep_if_verified(key, cand, topic, f"{act}期限")
+
+    def _from_deadline_en(self, key: str, cand: Candidate) -> bool:
+        """An English time limit ("Landlord will return the deposit, less lawful deductions, …, within 21 days after
+        Tenant vacates"; "Tenant must keep renter's insurance … and provide proof within 10 days"): who must act,
+        before the modal, is the subject; the deadline to do what the modal says, its first clause (the last act
+        of several), the predicate. Kept only if that label verifies."""
+        lead = cand.lead
+        if lead is None:
+            return False
+        own = re.split(r"[.;:](?:\s|$)", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))[-1]
+        modal = None
+        for modal in _MODAL_EN.finditer(own):
+            pass
+        if modal is None:
+            return False
+        # who: the words before the modal in its clause ("If …, Tenant must"), without an article
+        who = _ARTICLE.sub("", re.split(r"[,(]", own[: modal.start()])[-1]).strip()
+        act = _WITHIN_EN.sub("", own[modal.end():]).strip()
+        act = re.split(r"\s*,\s|\s*\(", act, maxsplit=1)[0]
+        if any(ch.isdigit() for ch in act):  # "keep … $100,000 in … coverage and provide proof": the last act
+            act = re.split(r"\s+and\s+", act)[-1]
+        if not who or len(who.split()) > 5 or any(ch.isdigit() for ch in who) or not _says_something(who) \
+                or not _says_something(act) or len(act.split()) > 8 or any(ch.isdigit() for ch in act):
+            return False
+        return self._keep_if_verified(key, cand, who, f"deadline to {act}")
 
     def _from_paid_as(self, key: str, cand: Candidate) -> bool:
         """A Chinese value followed by the act of paying what it pays ("自住院第4日起按每日150元给付住院津贴", "按每公里
@@ -947,6 +981,11 @@ _MODAL = re.compile(r"应当|必须|应|须|需")
 _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
 # a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
 _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
+# the case an item's value is for, right after it: "30 days if the tenancy has lasted less than 1 year;"
+_CASE_AFTER_EN = re.compile(r"^\s*,?\s*(?P<c>(?:if|when|where|for|once)\s+[^;.:()]+?)\s*(?:[;.]|$)", re.IGNORECASE)
+# an English time limit: "within" (or "no later than") right before the value, and the modal saying who must act
+_WITHIN_EN = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s*$", re.IGNORECASE)
+_MODAL_EN = re.compile(r"\b(?:will|must|shall|should|(?:is|are)\s+required\s+to|agrees?\s+to)\s+", re.IGNORECASE)
 _DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12})(?:[，,；;。]|$)")
 # a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
 _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")

@@ -42,8 +42,10 @@ FORMAT = 1
 # 享受产假15天", and an item opening with one is not a bare name under its lead-in; an English copula's subject names
 # its value under the title, "The single transaction limit is $2,500"; a model subject holding another figure is
 # asked again, "5% of each progress payment"; a copula's subject of up to nine words, "The daily meal allowance for
-# Silver Ceramics staff is …")
-LABELS = 11
+# Silver Ceramics staff is …"); 12: an English time limit's who and act, "Landlord will return the deposit, …,
+# within 21 days" → Landlord | deadline to return the deposit; an item's value for a case after it, "- Tenant
+# notice: 30 days if the tenancy has lasted less than 1 year; …")
+LABELS = 12
 
 
 def default_cache_dir() -> Path:

@@ -35,6 +35,7 @@ from ..text.lexicon import (
     QUESTION_WORDS,
     STOP_EN,
     THRESHOLD_PREDICATE,
+    UNIT_MARKS,
 )
 from ..text.quantity import dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets
@@ -538,9 +539,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (naming the end asked alone names nothing asked: it is how the question asks)
     named = {k for k, ms in match.items() if any(m >= SECTION_WEIGHT and len(t) > 1 and t != end for t, m in ms.items())}
     # a value of another dimension than the one asked ("多少天" answered by 2万元) answers something else; a bare
-    # number (its unit in a header) may be either
+    # number answers only if its label or quote says a unit of what is asked ("日限额（元）"; not "418 Alder Street"
+    # asked a percentage)
     dims = asked_dimensions(question)
-    wrong = {f.key for f in shortlist if dims is not None and dimension_of(f.fact.object_value) not in dims | {"number", None}}
+    wrong = {f.key for f in shortlist if dims is not None and (
+        (d := dimension_of(f.fact.object_value)) not in dims | {"number", None}
+        or d in ("number", None) and not any(UNIT_MARKS[x].search(f"{f.fact.subject} {f.fact.predicate} "
+                                                                   f"{f.fact.source_text}") for x in dims if x in UNIT_MARKS))}
     named -= wrong
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks

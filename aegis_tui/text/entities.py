@@ -41,14 +41,38 @@ def units(text: str) -> tuple[str, ...]:
 
 def stem(word: str) -> str:
     """A light English stem, so that derived forms of one word compare equal (reimbursed ~ reimbursement ~
-    reimburses, entertaining ~ entertainment); other text is returned lower-cased."""
+    reimburse, entertaining ~ entertainment, wiring ~ wire ~ wired, stopped ~ stop, response ~ respond); other text
+    is returned lower-cased."""
     w = word.lower()
     if w in IRREGULAR_EN:
         return IRREGULAR_EN[w]
+    out = w
     for suf in ("ement", "ment", "ing", "ed", "es", "s", "al"):  # (accidental ~ accident, renewal ~ renew)
-        if len(w) > len(suf) + 3 and w.endswith(suf):
-            return w[: -len(suf)]
-    return w
+        # a verb ending keeps a stem of three letters ("wiring", "rated"), not "speed" or "using"
+        short = suf in ("ing", "ed") and len(w) - len(suf) >= 3 and not w.endswith("eed")
+        if (len(w) > len(suf) + 3 or short) and w.endswith(suf):
+            out = w[: -len(suf)]
+            if suf in ("ing", "ed"):
+                out = _verb_stem(out)
+            break
+    if len(out) >= 5 and out.endswith("e") and out[-2] not in _VOWELS:
+        out = out[:-1]  # reimburse ~ reimburs(ed), receive ~ receiv(ing); not "care" beside "car"
+    if len(out) >= 6 and out.endswith("ns"):
+        out = out[:-1] + "d"  # the Latin pairs: response ~ respond, expense ~ expend, defense ~ defend
+    return out
+
+
+_VOWELS = frozenset("aeiouy")
+
+
+def _verb_stem(base: str) -> str:
+    """The stem a verb ending left, as its other forms stem: a doubled consonant undone ("stopp" → stop; not
+    "bill", "pass"), a dropped "e" restored to a short stem ("wir" → wire, "rat" → rate)."""
+    if len(base) >= 3 and base[-1] == base[-2] and base[-1] not in _VOWELS and base[-1] not in "lsfz":
+        return base[:-1]
+    if len(base) == 3 and base[0] not in _VOWELS and base[1] in _VOWELS and base[2] not in _VOWELS | set("wx"):
+        return base + "e"
+    return base
 
 
 def _singular(word: str) -> str:

@@ -79,7 +79,8 @@ ASKED_DIMENSIONS = (
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
     # (not "起付线和报销比例是多少")
     ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|几折|的多少(?=[？?。]|$)|"
-                           r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b", re.IGNORECASE)),
+                           r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
+                           r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
 )
@@ -95,8 +96,25 @@ QUESTION_ITEMS = re.compile(r"、|以及|[和及与]|\s+(?:and|or)\s+|,\s+(?=[^,
 ASKED_AGAIN = re.compile(r"又(?:是|有|能|可以|该|要)?多少")
 # What is paid, asked with no unit ("每天给多少", "能报多少", "how much will you pay"): an amount or a share of one,
 # never a period or a count
+# What says a bare number's unit, by dimension: a header, label or quote naming it ("日限额（元）", "咨询费（元/人天）",
+# "students aged 17 through 23"); a bare number with none of these is a count, a clause or an address, not an amount
+_MONEY_MARK = r"[元$£€¥]|\b(?:dollars?|usd|rmb|yuan|cny|eur|gbp|pounds?|euros?|amount|fees?|costs?|price|premium)\b|金额|费|价"
+UNIT_MARKS = {
+    "money": re.compile(_MONEY_MARK, re.IGNORECASE),
+    "rate": re.compile(_MONEY_MARK, re.IGNORECASE),
+    "percent": re.compile(r"[%％成]|\b(?:percent|percentage|per\s+cent|rate|ratio|share|proportion)\b|比例|比率|率",
+                          re.IGNORECASE),
+    "time": re.compile(r"[天日月年周时期]|\b(?:days?|weeks?|months?|years?|hours?|minutes?|period|notice|term)\b",
+                       re.IGNORECASE),
+    "age": re.compile(r"[岁]|\b(?:age|aged|ages|old|years?)\b|年龄|年满", re.IGNORECASE),
+}
 ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)(?:付|偿|销|助|到|放|取|纳|还|除)?多少(?![个天日周月年岁次人件小])|"
-                           r"\bhow\s+much\b(?!\s+(?:time|of|longer)\b)", re.IGNORECASE)
+                           # "how much" asks an amount unless a noun follows ("how much notice": what notice is
+                           # given in), which is then the measure asked
+                           r"\bhow\s+much\b(?=\s*(?:[?.,;!]|$|(?:do|does|did|is|are|was|were|will|would|can|could|"
+                           r"should|shall|may|might|must|has|have|had|i|we|you|they|he|she|it|my|our|your|their|his|"
+                           r"her|the|a|an|this|that|money|cash|in|more|extra|back|per|each|every|for|to|at|on|if|"
+                           r"when|altogether|total|overall|maximum|max|at\s+most)\b))", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
@@ -148,7 +166,8 @@ ASKED_OF_EN = re.compile(r"\bfor\s+(?:(?:an?|the|my|our|your|their|his|her|its|o
                          r"(?P<x>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?=\s*(?:[,?.;:]|$|\band\b|\bif\b|\bwhen\b|"
                          r"\bin\b|\bat\b|\bon\b|\bper\b|\bunder\b|\bwith\b))", re.IGNORECASE)
 ASKED_OF_ZH = re.compile(rf"[对给向](?P<x>[{CJK_RANGE}]{{2,8}}?)的")
-PERIOD_WORDS = re.compile(r"\b(?:nightly|daily|hourly|weekly|monthly|yearly|annual|per\s+\w+)\b|每[日天晚月年人次]",
+PERIOD_WORDS = re.compile(r"\b(?:nightly|daily|hourly|weekly|monthly|yearly|annual|per\s+\w+|(?:each|every|a)\s+"
+                          r"(?:day|night|week|month|year|hour|person|trip|mile|kilometre|kilometer|km))\b|每[日天晚月年人次]",
                           re.IGNORECASE)
 # what a change predicate may also be given in: "报销比例降低10个百分点", "rate reduced by 5%"
 CHANGE_DIMENSIONS = ("percent", "percentage_point")

@@ -95,12 +95,18 @@ class Interval:
         # a Chinese unit may have taken the character after it ("70岁了"): the range's unit must begin it; a range
         # written without a unit ("aged 65 to 79") holds a figure the question gives in words ("70 years old")
         return u == self.unit or bool(self.unit and not self.unit.isascii() and u.startswith(self.unit)) \
-            or (not self.unit and u.isalpha() and u.isascii())
+            or (not self.unit and u.isalpha() and u.isascii()) or {u, self.unit} == {"days", "years"}
+
+    def _scale(self, unit: str) -> float:
+        """What a figure in unit is multiplied by to read in this range's: a period in days against a range of
+        years ("18 months" in "1 year or more"; years stay years elsewhere, as ages are); else 1."""
+        return {("days", "years"): 1 / _YEAR, ("years", "days"): _YEAR}.get((_unit(unit), self.unit), 1.0)
 
     def holds(self, value: float, unit: str) -> bool:
         value, unit = _normal(value, unit)  # as _figure reads it: 100万元 is 1000000元, 4个月 is 121.75 days
         if not self._unit_of(unit):
             return False
+        value *= self._scale(unit)
         above = value > self.lo or (self.lo_in and value == self.lo)
         below = value < self.hi or (self.hi_in and value == self.hi)
         return above and below
@@ -109,6 +115,8 @@ class Interval:
         """Every value of other (a range the question states, or a figure as a one-point range) is in this one."""
         if not self._unit_of(other.unit):
             return False
+        k = self._scale(other.unit)
+        other = Interval(other.lo * k, other.lo_in, other.hi * k, other.hi_in, self.unit)
         above = self.lo < other.lo or (self.lo == other.lo and (self.lo_in or not other.lo_in))
         below = other.hi < self.hi or (self.hi == other.hi and (self.hi_in or not other.hi_in))
         return above and below
@@ -124,6 +132,7 @@ def _figure(m: re.Match, i: int = 0) -> tuple[float, str]:
 
 # periods in days, so that a question's weeks meet a label's months ("怀孕10周" in "怀孕不满4个月"); not years, which
 # are an age as often as a period ("70 years old" in "aged 65 to 79")
+_YEAR = 365.25
 _DAYS = (("个月", 30.4375), ("星期", 7.0), ("周", 7.0), ("天", 1.0), ("日", 1.0), ("月", 30.4375), ("days", 1.0),
          ("weeks", 7.0), ("months", 30.4375))
 
