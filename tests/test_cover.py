@@ -1194,3 +1194,51 @@ def test_a_period_in_months_is_held_by_a_range_of_years():
     assert holding(cases, "We have rented for 18 months.") == {cases[1]}
     assert holding(cases, "We have rented for 4 years.") == {cases[2]}
     assert holding(cases, "We moved in 40 weeks ago.") == {cases[0]}
+
+
+CHRONIC = ("# 门诊慢特病管理办法\n\n## 第三章　起付标准\n\n第五条　一类病种起付线为职工医保300元、居民医保500元；二类病种起付线为"
+           "职工医保500元、居民医保600元；三类病种不设起付线。\n\n第六条　职工医保退休人员起付线按在职职工标准减半执行，即一类病种150元、"
+           "二类病种250元。\n\n## 第四章　支付比例\n\n第七条　一类、二类病种政策范围内费用，起付线以上部分按下表比例支付：\n\n"
+           "| 医疗机构级别 | 职工医保（在职） | "
+           "职工医保（退休） | 居民医保 |\n|---|---|---|---|\n| 二级 | 85% | 88% | 65% |\n| 三级 | 80% | 85% | 55% |\n\n"
+           "第八条　三类病种不区分医疗机构级别，职工医保支付比例为70%，居民医保支付比例为60%。\n\n"
+           "第十三条　职工医保退休人员二类病种年度最高支付限额为7200元。\n")
+
+
+def test_a_chinese_series_of_named_values_is_labelled_by_its_topic_and_each_name():
+    doc = Document.from_text(CHRONIC, "chronic.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    labels = {(f.fact.object_value, f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert {("300元", "一类病种起付线", "职工医保"), ("500元", "一类病种起付线", "居民医保"),
+            ("500元", "二类病种起付线", "职工医保"), ("600元", "二类病种起付线", "居民医保")} <= labels
+    # after 即, the sentence's topic up to its verb
+    assert {("150元", "职工医保退休人员起付线", "一类病种"), ("250元", "职工医保退休人员起付线", "二类病种")} <= labels
+    # a name and its measure: the measure (with the sentence's topic, and the period it is taken over) the predicate
+    assert {("70%", "职工医保", "三类病种支付比例"), ("60%", "居民医保", "三类病种支付比例"),
+            ("7200元", "职工医保退休人员二类病种", "年度最高支付限额")} <= labels
+
+
+def test_twin_column_headers_keep_the_parenthesis_that_tells_them_apart():
+    doc = Document.from_text(CHRONIC, "chronic.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    labels = {(f.fact.object_value, f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert {("85%", "二级", "职工医保（在职）"), ("88%", "二级", "职工医保（退休）"), ("65%", "二级", "居民医保")} <= labels
+    got, reasons = chosen_values("我是退休职工，在二级医院看门诊特殊病，能报多少比例？", doc, index)
+    assert got == {"88%"}, reasons
+
+
+def test_a_scope_named_only_as_a_condition_of_another_kind_does_not_narrow_the_question():
+    # 起付线 names the section of deductibles (amounts); the question asks a share above it: the shares answer
+    doc = Document.from_text(CHRONIC, "chronic.md")
+    question = "我是退休职工，在区里的二级医院看门诊特殊病，起付线以上的部分能报多少比例？"
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    assert "88%" in {c.value for c in cands}
+    # … and the caption's clause pointing to the table ("起付线以上部分按下表比例支付") says what its cells are
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    keys = [candidate_key(c) for c in cands]
+    facts = [index.facts[k] for k in keys if k in index.facts]
+    chosen, reasons = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
+    assert {index.facts[k].fact.object_value for k in chosen} == {"88%"}, reasons

@@ -28,9 +28,11 @@ from ..text.lexicon import (
     CJK_RANGE,
     CONDITION_OPENERS_ZH,
     FUNCTION_ZH,
+    MEASURE_SCOPE_ZH,
     PERIOD_WORDS,
     PREDICATE_DIMENSIONS,
     PREDICATE_FILLER_EN,
+    PREDICATE_WORDS,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities
@@ -39,7 +41,7 @@ from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
 from .report import FactVerdict, locate
-from .structural import header_name, short_title, title_of
+from .structural import column_name, short_title, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
@@ -391,12 +393,12 @@ class Indexer:
                 or self._from_item_head(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
                 or self._from_paid_as(key, cand) \
-                or plain and (self._from_clause(key, cand)
-                                                                or self._from_condition(key, cand)
-                                                                or self._from_title(key, cand))
+                or plain and (self._from_clause(key, cand) or self._from_condition(key, cand)
+                              or self._from_title(key, cand)) \
+                or self._from_series_zh(key, cand)
         table, cell = found
         subject = table.row_header(cell.row).strip()
-        column = header_name(table.column_header(cell.col))
+        column = column_name(table, cell.col)
         # a cell of several values ("$2,500 (single item limit $400; valuables $600 in total)", "$30 for each full
         # 12 hours, up to $300 in total"): the words a value has of its own within the cell say what it is
         own = _in_cell(idx.document.text, cell, cand)
@@ -769,8 +771,8 @@ class Indexer:
         who = _ARTICLE.sub("", re.split(r"[,(]", own[: modal.start()])[-1]).strip()
         act = _WITHIN_EN.sub("", own[modal.end():]).strip()
         act = re.split(r"\s*,\s|\s*\(", act, maxsplit=1)[0]
-        if any(ch.isdigit() for ch in act):  # "keep … $100,000 in … coverage and provide proof": the last act
-            act = re.split(r"\s+and\s+", act)[-1]
+        if found := find_quantities(act):  # "keep … $100,000 in … coverage and provide proof": the act after it
+            act = re.sub(r"^.*?\band\s+", "", act[found[-1].end:], count=1).strip()
         if not who or len(who.split()) > 5 or any(ch.isdigit() for ch in who) or not _says_something(who) \
                 or not _says_something(act) or len(act.split()) > 8 or any(ch.isdigit() for ch in act):
             return False
@@ -794,6 +796,55 @@ class Indexer:
                 or any(ch.isdigit() for ch in who) or who in predicate or predicate in who:
             return False
         return self._keep_if_verified(key, cand, who, predicate)
+
+    def _from_series_zh(self, key: str, cand: Candidate) -> bool:
+        """A Chinese series of values, each after its name, in one clause after 为 or 即 ("一类病种起付线为职工医保300元、
+        居民医保500元"; "…起付线按在职职工标准减半执行，即一类病种150元、二类病种250元"), or one value after a name and
+        its measure ("职工医保支付比例为70%"): what the clause is about, before 为 (before 即, the sentence's topic up to
+        its verb), is the subject, the value's name the predicate; the measure is the predicate of a named value.
+        Kept only if that label verifies."""
+        lead = cand.lead
+        if lead is None or not CJK.search(lead) or _CELL_PERIOD.search(lead[-4:]):
+            return False
+        sentence = re.split(r"[；;。]", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))[-1]
+        *prior, own = re.split(r"[，,]", sentence)
+        parts = own.split("、")
+        copula = list(re.finditer(r"为|即", parts[0]))
+        if not copula:
+            return False
+        m = copula[-1]
+        topic, first = parts[0][: m.start()].strip(), parts[0][m.end():].strip()
+        # the named values before this one: each a name and its value, nothing else
+        if any(not _NAMED_VALUE.match(p.strip()) for p in [first, *parts[1:-1]] if len(parts) > 1) \
+                or len(parts) == 1 and not _ENUMERATION_NEXT.match(cand.after) and first:
+            return False
+        name = parts[-1].strip() if len(parts) > 1 else first
+        if m.group() == "即" and not topic and prior:
+            topic = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].strip()
+        if not name and topic:  # "职工医保支付比例为70%": the measure at the topic's end is the predicate
+            # what the sentence is about, in its first clause up to its verb ("三类病种不区分医疗机构级别，职工医保…";
+            # not a clause of when, "一个自然年度内")
+            about = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].split("不", 1)[0].strip() if prior else ""
+            if about.endswith(("的", "内", "时", "后", "前", "起", "中")) or about[:1] in CONDITION_OPENERS_ZH \
+                    or len(about) > 10:
+                about = ""
+            measure = next((k for k in _MEASURE_WORDS if CJK.match(k) and topic.endswith(k)), "")
+            if not measure:  # "…集中办理，有效期为2年": the clause names only the measure; the sentence, whose
+                topic, name = about, topic
+            else:
+                whole = max((w for w in PREDICATE_WORDS if CJK.match(w) and topic.endswith(w) and measure in w),
+                            key=len, default=measure)
+                topic, name = topic[: len(topic) - len(whole)].strip(), whole
+                # the period a measure is taken over, and its end, belong to it ("年度最高支付限额", "日支付限额")
+                scope = next((w for w in MEASURE_SCOPE_ZH if topic.endswith(w)), "")
+                topic, name = topic[: len(topic) - len(scope)].strip(), scope + name
+                # (the sentence's topic qualifies the measure: the subject stays the name its item binds, 居民医保)
+                name = f"{about}{name}"
+        if not _says_something(topic) or not _says_something(name) or len(topic) > 24 or len(name) > 12 \
+                or any(ch.isdigit() for ch in topic + name) or topic[0] in CONDITION_OPENERS_ZH \
+                or topic.endswith("的") or name in topic or topic in name:
+            return False
+        return self._keep_if_verified(key, cand, topic, name)
 
     def _from_condition(self, key: str, cand: Candidate) -> bool:
         """A Chinese clause that opens with its condition ("入住定点护理机构的，基金支付比例为75%，日支付限额为90元")
@@ -992,6 +1043,9 @@ _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部�
 _BOUND_OPENER = re.compile(r"^(?:不超过|不得超过|不高于|不低于|最高|最低|最多|按)")
 _MEASURE_WORDS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
 _SEE_TABLE = re.compile(r"见下表|详见|按下表|如下表")
+# a name and its value, one item of a Chinese series ("职工医保300元"), and the series going on after a value
+_NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四五六七八九十百千万]+)[^，,；;。、\d]{0,4}$")
+_ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 
 

@@ -16,9 +16,6 @@ from ..text.document import Document
 from ..text.entities import same_entity, series_name, stem
 from ..text.lexicon import (
     AGENT_ENDINGS_EN,
-    ASKED_AGAIN,
-    ASKED_DIMENSIONS,
-    ASKED_PAYMENT,
     ASKS_SEVERAL,
     BOUND_LEAST,
     BOUND_MOST,
@@ -29,11 +26,12 @@ from ..text.lexicon import (
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
-    PERIOD_WORDS,
+    PREDICATE_DIMENSIONS,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
     STOP_EN,
+    TABLE_POINTER,
     THRESHOLD_PREDICATE,
     UNIT_MARKS,
 )
@@ -42,41 +40,12 @@ from ..text.ranges import bound_numbers, holding, intervals, meets
 from .factindex import IndexedFact
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
-from .relevance import asked_predicates, key_offset, predicate_asked
+from .relevance import asked_dimensions, asked_predicates, key_offset, predicate_asked, question_parts
 from .rules import admitted_dimensions
 from .states import State
 from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
 
 PICK_MAX_TOKENS = 2
-_PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
-
-
-def asked_dimensions(question: str) -> set[str] | None:
-    """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
-    say (then any value may answer it)."""
-    out: set[str] = set()
-    before: set[str] = set()
-    for part in question_parts(question):
-        dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
-        if not dims and ASKED_PAYMENT.search(part):
-            dims = {"money", "percent"}
-        if not dims and ASKED_AGAIN.search(part):
-            dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
-        if "money" in dims and PERIOD_WORDS.search(part):
-            dims = dims | {"rate"}  # an amount asked "per person", 每天: the document may write it as a rate
-        before = dims
-        if not dims:
-            return None
-        out |= dims
-    return out
-
-
-def question_parts(question: str) -> list[str]:
-    """The parts of a question that each ask for something (split at question marks, commas, 'and how …');
-    a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one."""
-    parts = [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
-    asking = [p for p in parts if QUESTION_WORDS.search(p)]
-    return asking or parts
 
 
 # a fact's predicate or subject naming a question word counts fully; its section or table caption, and its clause,
@@ -256,6 +225,12 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     caption = title_of(found[0].caption) if found is not None else ""
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
+    elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
+            and len(last) <= MATCH_CAPTION \
+            and not any(k in found[0].column_header(found[1].col).lower() for k in PREDICATE_DIMENSIONS):
+        # … but a sentence's clause pointing to the table says what its values are ("…政策范围内费用，起付线以上部分按
+        # 下表比例支付"), when their column's header does not ("职工医保（退休）"; not "职工医保支付比例")
+        add(last, SECTION_WEIGHT)
     add(f.section, SECTION_WEIGHT)
     spelled, shortened = spelled or {}, shortened or {}
     return (_spelled_out(what, spelled, shortened),

@@ -12,21 +12,26 @@ from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
 from ..text.entities import stem, units
 from ..text.lexicon import (
+    ASKED_AGAIN,
+    ASKED_DIMENSIONS,
+    ASKED_PAYMENT,
     CJK_RANGE,
     FUNCTION_UNITS,
+    PERIOD_WORDS,
     PREDICATE_WORDS,
     QUERY_STOP_EN,
     QUERY_STOP_ZH,
     QUESTION_ITEMS,
+    QUESTION_WORDS,
     SYNONYMS,
 )
-from ..text.quantity import find_quantities, parse_quantity
+from ..text.quantity import dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets
 from ..text.roles import Role, role_at, values_in
 from .structural import (
     PAIRWISE_LIMIT,
+    column_name,
     distinct,
-    header_name,
     header_units,
     identifies,
     names,
@@ -229,7 +234,7 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
             for cell in row:
                 if table.is_label(cell.col) or not cell.text:
                     continue
-                column = header_name(table.column_header(cell.col))
+                column = column_name(table, cell.col)
                 # a Chinese caption names the topic the column completes (省外 + 疗休养补助标准如下：); an English
                 # column header reads on its own (the caption would only lengthen the predicate the model copies)
                 about = caption if caption and caption != column and (doc.language == "zh" or not column) else ""
@@ -264,10 +269,10 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
         table, cell = found
         if table.index not in picks:
             rows = table.row_headers()
-            columns = [header_name(table.column_header(c)) for c in value_columns(table)]
+            columns = [column_name(table, c) for c in value_columns(table)]
             picks[table.index] = (_picked(question, rows), _picked(question, columns))
         rows, columns = picks[table.index]
-        row, column = table.row_header(cell.row), header_name(table.column_header(cell.col))
+        row, column = table.row_header(cell.row), column_name(table, cell.col)
         for own, picked in ((row, rows), (column, columns)):
             if picked and own not in picked:
                 return next(iter(picked))
@@ -296,8 +301,8 @@ def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[s
         # a cell's row may hold only figures: when another item names another column ("起付标准"), this item names
         # the cell by its own column's header ("一年最高能报多少" by 年度最高支付限额)
         table, cell = found
-        if other in {header_name(table.column_header(c)) for c in value_columns(table)}:
-            own |= set(terms(header_name(table.column_header(cell.col))))
+        if other in {column_name(table, c) for c in value_columns(table)}:
+            own |= set(terms(column_name(table, cell.col)))
     if other not in scope_terms:
         scope_terms[other] = _scope_terms(doc, other)
     theirs = scope_terms[other]
@@ -389,6 +394,37 @@ def document_candidates(doc: Document) -> list[Candidate]:
     return _DOC_CANDIDATES[key]
 
 
+_PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
+
+
+def asked_dimensions(question: str) -> set[str] | None:
+    """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
+    say (then any value may answer it)."""
+    out: set[str] = set()
+    before: set[str] = set()
+    for part in question_parts(question):
+        dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
+        if not dims and ASKED_PAYMENT.search(part):
+            dims = {"money", "percent"}
+        if not dims and ASKED_AGAIN.search(part):
+            dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
+        if "money" in dims and PERIOD_WORDS.search(part):
+            dims = dims | {"rate"}  # an amount asked "per person", 每天: the document may write it as a rate
+        before = dims
+        if not dims:
+            return None
+        out |= dims
+    return out
+
+
+def question_parts(question: str) -> list[str]:
+    """The parts of a question that each ask for something (split at question marks, commas, 'and how …');
+    a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one."""
+    parts = [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
+    asking = [p for p in parts if QUESTION_WORDS.search(p)]
+    return asking or parts
+
+
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
     """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
 
@@ -400,8 +436,15 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     picks: dict = {}
     items = [(i, t) for i in QUESTION_ITEMS.split(asked) if (t := set(terms(i)))]
     seen: dict[str, set[str]] = {}
-    cands = [c for c in cands
-             if not (other := _other_scope(doc, c, asked, picks)) or _named_apart(doc, c, other, items, seen)]
+    kept = [c for c in cands
+            if not (other := _other_scope(doc, c, asked, picks)) or _named_apart(doc, c, other, items, seen)]
+    # a scope the question names that holds values, but none of the kind it asks, does not narrow it ("起付线以上的部分
+    # 能报多少比例": 起付线 is where the share starts, and its section holds only amounts); one holding no value at
+    # all still does ("the monthly premium": the Premiums section states none)
+    dims = asked_dimensions(question)
+    if dims and kept and not any(dimension_of(c.value) in dims for c in kept):
+        kept = cands
+    cands = kept
     if not cands:
         return []
     scores = _score([c.framed for c in cands], question)

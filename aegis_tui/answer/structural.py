@@ -23,6 +23,9 @@ _NUMBERING = re.compile(
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
 _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 _EDGE = " \t：:。.，,；;、"
+# what makes a header's parenthesis its unit ("（元/人天）", "(per withdrawal)", "（折合美元）", "(%)")
+_UNIT_MARK = re.compile(r"[元%％/$£€¥每]|\b(?:per|usd|rmb|eur|gbp|in\s+(?:days|hours|months|years|dollars))\b",
+                        re.IGNORECASE)
 # beyond this many rows, rows are told apart by their full labels only (comparing every pair is quadratic)
 PAIRWISE_LIMIT = 60
 
@@ -43,11 +46,24 @@ def header_units(text: str) -> list[str]:
     return [m.group()[1:-1].strip() for m in _PAREN.finditer(text)]
 
 
-def header_name(text: str) -> str:
-    """A header without its unit in parentheses: '省内（元/人）' -> '省内'."""
+def header_name(text: str, *, keep_qualifier: bool = False) -> str:
+    """A header without its unit in parentheses: '省内（元/人）' -> '省内'. keep_qualifier: a parenthesis that is
+    no unit stays ('职工医保（在职）')."""
     # a header joined from header rows ('通讯补贴（元/月） / 区外') keeps its levels apart
-    parts = [" ".join(_PAREN.sub(" ", part).split()).strip(_EDGE) for part in text.split(" / ")]
+    def bare(part: str) -> str:
+        return _PAREN.sub(lambda m: m.group() if keep_qualifier and not _UNIT_MARK.search(m.group()) else " ", part)
+
+    parts = [" ".join(bare(part).split()).strip(_EDGE) for part in text.split(" / ")]
     return " / ".join(p for p in parts if p) or text.strip()
+
+
+def column_name(table: Table, col: int) -> str:
+    """A column's header as its values' label: without its unit, but with a parenthesis that tells it from a
+    column of the same name ('职工医保（在职）' beside '职工医保（退休）')."""
+    own = header_name(table.column_header(col))
+    twins = own and any(header_name(table.column_header(c)) == own for c in range(max((len(r) for r in table.rows[:table.header_rows]), default=0))
+                         if c != col)
+    return header_name(table.column_header(col), keep_qualifier=True) if twins else own
 
 
 def distinct(own: str, other: str) -> tuple[str, str]:
@@ -198,9 +214,9 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
         why = f"it names row '{other}'" if other else "neither subject nor predicate names it"
         return CheckResult("table_binding", False, f"'{ctx.fact.object_value}' stands in row '{row}' of table "
                            f"{table.index + 1}; {why}", ev)
-    column = header_name(table.column_header(cell.col))
+    column = column_name(table, cell.col)
     cols = value_columns(table)
-    headers = [header_name(table.column_header(c)) for c in cols]
+    headers = [column_name(table, c) for c in cols]
     if column and identifies(label, column, headers):
         how = f"column '{column}'"
     elif other := next((c for c in headers if c and c != column and identifies(label, c, headers)), ""):

@@ -146,6 +146,12 @@ def is_change(predicate: str) -> bool:
 
 # ---- predicates -----------------------------------------------------------------------------------------------
 # predicate keyword -> dimensions its value may have; searched longest keyword first, extensible.
+# a clause pointing to the table below it ("起付线以上部分按下表比例支付", "at the rates in the following table")
+TABLE_POINTER = re.compile(r"下表|如下|下列|\b(?:following|below)\b", re.IGNORECASE)
+# the period or count a Chinese measure is taken over, or its end, before it ("年度最高支付限额", "日支付限额", "单次报销
+# 限额", "最高限额")
+MEASURE_SCOPE_ZH = ("年度", "每年", "每月", "每日", "每次", "单次", "单笔", "累计", "月度", "最高", "最低", "日", "月", "年",
+                    "次")
 PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "起付线": ("money",), "起付标准": ("money",), "限额": ("money",), "封顶": ("money",), "额度": ("money",),
     "最高支付": ("money",), "补助": ("money", "rate"), "缴费": ("money", "rate"), "金额": ("money",),
