@@ -305,6 +305,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How much will you pay for a filling?", {"money", "percent"}),
     ("How much time do I have to claim?", None),
     ("How much notice do I have to give?", None),  # a noun after "how much" is the measure asked, not money
+    ("What's the monthly fee for a small business checking account?", {"money", "rate"}),  # a fee is an amount
+    ("What is the fee cap?", None),
     ("How much do I chip in each month for water?", {"money", "percent", "rate"}),  # each month: maybe a rate
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say
     # 有没有 asks: the part before it is the scope ("科研项目购买图书资料")
@@ -1242,3 +1244,17 @@ def test_a_scope_named_only_as_a_condition_of_another_kind_does_not_narrow_the_q
     facts = [index.facts[k] for k in keys if k in index.facts]
     chosen, reasons = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
     assert {index.facts[k].fact.object_value for k in chosen} == {"88%"}, reasons
+
+
+def test_a_bare_number_answers_only_where_its_label_or_quote_gives_a_unit_of_what_is_asked():
+    # the 24 is an age, the 6 a count: a question asking a fee (money) is answered by neither
+    doc, index = labelled("# Fees\n\nThe Essential Checking monthly maintenance fee is waived when the holder is under 24. "
+                          "Savings accounts are limited to 6 withdrawals per statement cycle.\n",
+                          {"24": ("The Essential Checking monthly maintenance fee", "waived when the holder is under"),
+                           "6": ("Savings accounts", "withdrawals per statement cycle")})
+    got, reasons = chosen_values("What's the monthly fee for a small business checking account?", doc, index)
+    assert got == set(), reasons
+    # … while a bare number under a header in 元 answers an amount
+    doc, index = structured("# 补贴\n\n| 职级 | 交通补贴（元/月） |\n|---|---|\n| 主管 | 360 |\n| 专员 | 200 |\n")
+    got, reasons = chosen_values("主管每个月交通补贴多少钱？", doc, index)
+    assert got == {"360元/月"}, reasons

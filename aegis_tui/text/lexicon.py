@@ -81,7 +81,11 @@ ASKED_DIMENSIONS = (
     ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|几折|的多少(?=[？?。]|$)|"
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
-    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b", re.IGNORECASE)),
+    # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
+    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|\bwhat(?:'s|’s|\s+is|\s+are|"
+                         r"\s+was|\s+were)\s+(?:the\s+|your\s+|a\s+)?(?:[a-z-]+\s+){0,3}(?:fees?|charges?|costs?|prices?|"
+                         r"premiums?|fines?|penalty|penalties|rent)\b(?!\s+(?:rate|ratio|percentage|period|limit|cap))",
+                         re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
 )
 # Which end of a range a word names: the most (最多, maximum, capped) or the least (最低, minimum, at least)
@@ -98,7 +102,7 @@ ASKED_AGAIN = re.compile(r"又(?:是|有|能|可以|该|要)?多少")
 # never a period or a count
 # What says a bare number's unit, by dimension: a header, label or quote naming it ("日限额（元）", "咨询费（元/人天）",
 # "students aged 17 through 23"); a bare number with none of these is a count, a clause or an address, not an amount
-_MONEY_MARK = r"[元$£€¥]|\b(?:dollars?|usd|rmb|yuan|cny|eur|gbp|pounds?|euros?|amount|fees?|costs?|price|premium)\b|金额|费|价"
+_MONEY_MARK = r"[元$£€¥]|\b(?:dollars?|usd|rmb|yuan|cny|eur|gbp|pounds?|euros?)\b"
 UNIT_MARKS = {
     "money": re.compile(_MONEY_MARK, re.IGNORECASE),
     "rate": re.compile(_MONEY_MARK, re.IGNORECASE),
@@ -173,7 +177,7 @@ ASKED_OF_EN = re.compile(r"\bfor\s+(?:(?:an?|the|my|our|your|their|his|her|its|o
                          r"\bin\b|\bat\b|\bon\b|\bper\b|\bunder\b|\bwith\b))", re.IGNORECASE)
 ASKED_OF_ZH = re.compile(rf"[对给向](?P<x>[{CJK_RANGE}]{{2,8}}?)的")
 PERIOD_WORDS = re.compile(r"\b(?:nightly|daily|hourly|weekly|monthly|yearly|annual|per\s+\w+|(?:each|every|a)\s+"
-                          r"(?:day|night|week|month|year|hour|person|trip|mile|kilometre|kilometer|km))\b|每[日天晚月年人次]",
+                          r"(?:day|night|week|month|year|hour|person|trip|mile|kilometre|kilometer|km))\b|每个?[日天晚月年人次]",
                           re.IGNORECASE)
 # what a change predicate may also be given in: "报销比例降低10个百分点", "rate reduced by 5%"
 CHANGE_DIMENSIONS = ("percent", "percentage_point")
