@@ -118,7 +118,8 @@ ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)
                            r"\bhow\s+much\b(?=\s*(?:[?.,;!]|$|(?:do|does|did|is|are|was|were|will|would|can|could|"
                            r"should|shall|may|might|must|has|have|had|i|we|you|they|he|she|it|my|our|your|their|his|"
                            r"her|the|a|an|this|that|money|cash|in|more|extra|back|per|each|every|for|to|at|on|if|"
-                           r"when|altogether|total|overall|maximum|max|at\s+most)\b))", re.IGNORECASE)
+                           r"when|altogether|total|overall|maximum|max|at\s+most|gets?|got|go|goes|comes?|costs?|pays?|paid|charged?|"
+                           r"charges|adds?|added|owed?|owes|remains?|left)\b))", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
