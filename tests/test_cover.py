@@ -307,6 +307,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How much notice do I have to give?", None),  # a noun after "how much" is the measure asked, not money
     ("What's the monthly fee for a small business checking account?", {"money", "rate"}),  # a fee is an amount
     ("What is the fee cap?", None),
+    ("What interest rate does the Everyday Savings account pay?", {"percent"}),  # an interest rate is a share
+    ("By what percentage can the rent go up?", {"percent"}),
     ("What's the first late charge, and how much gets added each day after that?", {"money", "percent", "rate"}),
     ("How much do I chip in each month for water?", {"money", "percent", "rate"}),  # each month: maybe a rate
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say

@@ -772,9 +772,12 @@ class Indexer:
         act = _WITHIN_EN.sub("", own[modal.end():]).strip()
         act = re.split(r"\s*,\s|\s*\(", act, maxsplit=1)[0]
         if found := find_quantities(act):  # "keep … $100,000 in … coverage and provide proof": the act after it
-            act = re.sub(r"^.*?\band\s+", "", act[found[-1].end:], count=1).strip()
+            later = re.match(r"^.*?\band\s+(?P<act>.+)$", act[found[-1].end:])
+            act = later.group("act").strip() if later else ""
+        # (an act opens with its verb: not "to Severity 2 incidents", "for payment")
         if not who or len(who.split()) > 5 or any(ch.isdigit() for ch in who) or not _says_something(who) \
-                or not _says_something(act) or len(act.split()) > 8 or any(ch.isdigit() for ch in act):
+                or not _says_something(act) or len(act.split()) > 8 or any(ch.isdigit() for ch in act) \
+                or _PREPOSITION_EN.match(act):
             return False
         return self._keep_if_verified(key, cand, who, f"deadline to {act}")
 
@@ -1036,6 +1039,7 @@ _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机�
 _CASE_AFTER_EN = re.compile(r"^\s*,?\s*(?P<c>(?:if|when|where|for|once)\s+[^;.:()]+?)\s*(?:[;.]|$)", re.IGNORECASE)
 # an English time limit: "within" (or "no later than") right before the value, and the modal saying who must act
 _WITHIN_EN = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s*$", re.IGNORECASE)
+_PREPOSITION_EN = re.compile(r"(?:to|for|of|in|on|at|with|by|from|within|after|before|under|over)\b", re.IGNORECASE)
 _MODAL_EN = re.compile(r"\b(?:will|must|shall|should|(?:is|are)\s+required\s+to|agrees?\s+to)\s+", re.IGNORECASE)
 _DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12})(?:[，,；;。]|$)")
 # a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
