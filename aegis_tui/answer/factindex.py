@@ -739,7 +739,7 @@ class Indexer:
         if m is None or dimension_of(cand.value) != "time" or not CJK.search(cand.before):
             return False
         # (to whom or where it is done is not the act: "向参保地经办机构备案" is 备案)
-        act = _RECIPIENT.sub("", m.group("act").strip())
+        act = _RECIPIENT.sub("", _MANNER.sub("", m.group("act").strip()))
         lead = cand.lead
         if lead is None:
             return False
@@ -1041,7 +1041,9 @@ _CASE_AFTER_EN = re.compile(r"^\s*,?\s*(?P<c>(?:if|when|where|for|once)\s+[^;.:(
 _WITHIN_EN = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s*$", re.IGNORECASE)
 _PREPOSITION_EN = re.compile(r"(?:to|for|of|in|on|at|with|by|from|within|after|before|under|over)\b", re.IGNORECASE)
 _MODAL_EN = re.compile(r"\b(?:will|must|shall|should|(?:is|are)\s+required\s+to|agrees?\s+to)\s+", re.IGNORECASE)
-_DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,12})(?:[，,；;。]|$)")
+_DEADLINE = re.compile(r"^\s*(?:以内|之内|内)(?P<act>[^，,；;。\d]{2,20})(?:[，,；;。]|$)")
+# how a time-limited act is done, before it ("通过监测系统报送", "通过网上平台申请")
+_MANNER = re.compile(r"^通过[^，,；;。\d]{1,10}?(?:系统|平台|渠道|方式|网站|邮件|窗口)")
 # a tier's bracket and what follows it up to its value ("500万元至1000万元的部分，不超过", "10万元以上的部分支付")
 _BRACKET = re.compile(r"(?:^|(?<=[，,]))(?P<b>[^，,；;]*?\d[^，,；;]*?部分)[，,]?\s*(?P<p>[^，,；;\d]*)$")
 _BOUND_OPENER = re.compile(r"^(?:不超过|不得超过|不高于|不低于|最高|最低|最多|按)")
