@@ -962,6 +962,8 @@ def test_facts_must_be_about_what_the_question_asks_the_measure_of(text, labels,
 @pytest.mark.parametrize("subject, predicate, repeats", [
     ("Waiting", "waiting", True), ("Waiting periods", "waiting period of", False), ("once", "once", True),
     ("起付线", "起付线标准", True), ("Basic services", "waiting period", False),
+    # nearly one phrase: a bound word apart (满), the rest a run of the other
+    ("连续足额缴存住房公积金满", "申请贷款前连续足额缴存住房公积金", True), ("职工医保", "三类病种支付比例", False),
 ])
 def test_a_label_whose_subject_repeats_its_predicate_in_any_case_is_refused(subject, predicate, repeats):
     from aegis_tui.answer.repair import repeats_predicate

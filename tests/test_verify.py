@@ -414,3 +414,13 @@ def _timed(fn, arg):
 
 def test_parse_of_fact_value_matches_document_quantity():
     assert parse_quantity("20万元") in document_index(DOCS["policy_zh"]).all_quantities()
+
+
+def test_an_english_predicate_keyword_is_a_word_not_a_piece_of_one():
+    # "capacity" names no cap and "damage" no age: the keyword is a word, with at most a short ending
+    from aegis_tui.answer.rules import expected_dimensions
+
+    assert expected_dimensions("Battery covered if capacity falls below") is None
+    assert expected_dimensions("Accidental damage service fee") is None
+    assert expected_dimensions("capped at")[0] == "cap" and expected_dimensions("minimum age")[0] == "age"
+    assert expected_dimensions("benefit limits")[0] == "limit"

@@ -26,7 +26,6 @@ from ..text.lexicon import (
     FUNCTION_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
-    PREDICATE_DIMENSIONS,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -227,7 +226,7 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
             and len(last) <= MATCH_CAPTION \
-            and not any(k in found[0].column_header(found[1].col).lower() for k in PREDICATE_DIMENSIONS):
+            and admitted_dimensions(found[0].column_header(found[1].col)) is None:
         # … but a sentence's clause pointing to the table says what its values are ("…政策范围内费用，起付线以上部分按
         # 下表比例支付"), when their column's header does not ("职工医保（退休）"; not "职工医保支付比例")
         add(last, SECTION_WEIGHT)

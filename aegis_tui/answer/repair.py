@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from ..schema import AtomicFact
 
@@ -46,7 +47,15 @@ def repeats_predicate(fact: AtomicFact) -> bool:
     """Whether a label's subject and predicate are one phrase, or one holds the other, in any case ("Waiting" /
     "waiting"): the subject then says nothing of who or what the value applies to."""
     subject, predicate = fact.subject.casefold(), fact.predicate.casefold()
-    return subject in predicate or predicate in subject
+    if subject in predicate or predicate in subject:
+        return True
+    # … or, in Chinese, nearly: most of the shorter is a run of the longer ("连续足额缴存住房公积金满" / "申请贷款前连续足额
+    # 缴存住房公积金"), a bound word or a modifier apart (an English section title over its measure, "Waiting periods" /
+    # "waiting period of", stays a label)
+    shorter = min(len(subject), len(predicate))
+    if shorter < 5 or subject.isascii() or predicate.isascii():
+        return False
+    return SequenceMatcher(None, subject, predicate, autojunk=False).find_longest_match().size >= 0.8 * shorter
 
 
 @dataclass

@@ -22,6 +22,14 @@ from ..text.ranges import one_range
 from .report import CheckResult
 
 _PREDICATE_KEYS = sorted(PREDICATE_DIMENSIONS, key=len, reverse=True)
+# an English keyword is a word, with at most a short ending ("caps", "capped", "aged"): not a piece of another
+# ("capacity" is no cap, "damage" no age); a Chinese one is found anywhere
+_KEY_PATTERNS = {k: re.compile(rf"\b{re.escape(k)}\w{{0,3}}\b") if k.isascii() else None for k in _PREDICATE_KEYS}
+
+
+def _names_key(low: str, key: str) -> bool:
+    pattern = _KEY_PATTERNS[key]
+    return key in low if pattern is None else key in low and pattern.search(low) is not None
 # a predicate allowing one of these is a rate, so its percentages cannot pass 100%
 RATE_DIMENSIONS = {"percent"}
 
@@ -87,7 +95,7 @@ def expected_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     """The first (longest) keyword of PREDICATE_DIMENSIONS in a predicate and the dimensions it allows."""
     low = _folded_lower(predicate)
     for key in _PREDICATE_KEYS:
-        if key in low:
+        if _names_key(low, key):
             dims = PREDICATE_DIMENSIONS[key]
             if is_change(low):
                 dims = dims + tuple(d for d in CHANGE_DIMENSIONS if d not in dims)
@@ -103,7 +111,7 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     low = _folded_lower(predicate)
     dims = list(want[1])
     for key in _PREDICATE_KEYS:
-        if key in low:
+        if _names_key(low, key):
             dims += [d for d in PREDICATE_DIMENSIONS[key] if d not in dims]
     if PERIOD_WORDS.search(low):  # a nightly rate is an amount per night, a daily amount a rate per day
         dims += [d for d in ("money", "rate") if d not in dims and {"money", "rate"} & set(dims)]
