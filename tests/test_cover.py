@@ -347,6 +347,17 @@ def labelled(text: str, labels: dict[str, tuple[str, str]]):
     return doc, index
 
 
+def covered_from_structure(question: str, doc: Document, cands) -> tuple[set[str], dict[str, str]]:
+    """The values cover chooses among the shortlisted candidates, each labelled from structure alone, and its
+    reasons for the others."""
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    keys = [candidate_key(c) for c in cands]
+    facts = [index.facts[k] for k in keys if k in index.facts]
+    chosen, reasons = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
+    return {index.facts[k].fact.object_value for k in chosen}, reasons
+
+
 def structured(text: str, name: str = "structure.md"):
     """A document and its index, every value labelled from structure alone (no model)."""
     doc = Document.from_text(text, name)
@@ -1153,12 +1164,8 @@ def test_the_case_a_question_s_figure_falls_in_answers_each_part_by_its_kind():
     question = "怀孕10周做了人流，生育保险能报多少钱？产假能休几天？"
     cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
     assert "500元" in {c.value for c in cands}
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
-    keys = [candidate_key(c) for c in cands]
-    facts = [index.facts[k] for k in keys if k in index.facts]
-    found = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
-    assert {index.facts[k].fact.object_value for k in found[0]} == {"500元", "15天"}, found[1]
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == {"500元", "15天"}, reasons
 
 
 LEASE = ("# Residential Lease\n\n## 4. Security Deposit\n\n4.2 Landlord will return the deposit, less lawful deductions, "
@@ -1170,9 +1177,7 @@ LEASE = ("# Residential Lease\n\n## 4. Security Deposit\n\n4.2 Landlord will ret
 
 
 def test_an_english_time_limit_is_labelled_by_who_must_act_and_the_act():
-    doc = Document.from_text(LEASE, "lease.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    doc, index = structured(LEASE, "lease.md")
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert labels["21 days"] == ("Landlord", "deadline to return the deposit")
     # of two acts, the one the time limit is for; the $100,000 in the first is not part of it
@@ -1180,9 +1185,7 @@ def test_an_english_time_limit_is_labelled_by_who_must_act_and_the_act():
 
 
 def test_an_item_s_values_for_cases_after_them_are_labelled_by_the_case_and_a_period_picks_the_case():
-    doc = Document.from_text(LEASE, "lease.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    doc, index = structured(LEASE, "lease.md")
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert labels["30 days"] == ("Tenant notice", "if the tenancy has lasted less than 1 year")
     assert labels["45 days"] == ("Tenant notice", "if it has lasted 1 year or more")
@@ -1213,9 +1216,7 @@ CHRONIC = ("# 门诊慢特病管理办法\n\n## 第三章　起付标准\n\n第�
 
 
 def test_a_chinese_series_of_named_values_is_labelled_by_its_topic_and_each_name():
-    doc = Document.from_text(CHRONIC, "chronic.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    doc, index = structured(CHRONIC, "chronic.md")
     labels = {(f.fact.object_value, f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert {("300元", "一类病种起付线", "职工医保"), ("500元", "一类病种起付线", "居民医保"),
             ("500元", "二类病种起付线", "职工医保"), ("600元", "二类病种起付线", "居民医保")} <= labels
@@ -1227,9 +1228,7 @@ def test_a_chinese_series_of_named_values_is_labelled_by_its_topic_and_each_name
 
 
 def test_twin_column_headers_keep_the_parenthesis_that_tells_them_apart():
-    doc = Document.from_text(CHRONIC, "chronic.md")
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    doc, index = structured(CHRONIC, "chronic.md")
     labels = {(f.fact.object_value, f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert {("85%", "二级", "职工医保（在职）"), ("88%", "二级", "职工医保（退休）"), ("65%", "二级", "居民医保")} <= labels
     got, reasons = chosen_values("我是退休职工，在二级医院看门诊特殊病，能报多少比例？", doc, index)
@@ -1243,12 +1242,8 @@ def test_a_scope_named_only_as_a_condition_of_another_kind_does_not_narrow_the_q
     cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
     assert "88%" in {c.value for c in cands}
     # … and the caption's clause pointing to the table ("起付线以上部分按下表比例支付") says what its cells are
-    index = FactIndex(doc, "test-model")
-    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
-    keys = [candidate_key(c) for c in cands]
-    facts = [index.facts[k] for k in keys if k in index.facts]
-    chosen, reasons = cover(question, doc, facts, {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)})
-    assert {index.facts[k].fact.object_value for k in chosen} == {"88%"}, reasons
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == {"88%"}, reasons
 
 
 def test_a_bare_number_answers_only_where_its_label_or_quote_gives_a_unit_of_what_is_asked():

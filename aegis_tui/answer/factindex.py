@@ -756,17 +756,16 @@ class Indexer:
     def _from_deadline_en(self, key: str, cand: Candidate) -> bool:
         """An English time limit ("Landlord will return the deposit, less lawful deductions, …, within 21 days after
         Tenant vacates"; "Tenant must keep renter's insurance … and provide proof within 10 days"): who must act,
-        before the modal, is the subject; the deadline to do what the modal says, its first clause (the last act
-        of several), the predicate. Kept only if that label verifies."""
+        before the modal, is the subject; the deadline to do what the modal says (its first clause; of several
+        acts, the one after the last figure), the predicate. Kept only if that label verifies."""
         lead = cand.lead
         if lead is None:
             return False
         own = re.split(r"[.;:](?:\s|$)", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))[-1]
-        modal = None
-        for modal in _MODAL_EN.finditer(own):
-            pass
-        if modal is None:
+        modals = list(_MODAL_EN.finditer(own))
+        if not modals:
             return False
+        modal = modals[-1]
         # who: the words before the modal in its clause ("If …, Tenant must"), without an article
         who = _ARTICLE.sub("", re.split(r"[,(]", own[: modal.start()])[-1]).strip()
         act = _WITHIN_EN.sub("", own[modal.end():]).strip()
@@ -832,7 +831,7 @@ class Indexer:
                     or len(about) > 10:
                 about = ""
             measure = next((k for k in _MEASURE_WORDS if CJK.match(k) and topic.endswith(k)), "")
-            if not measure:  # "…集中办理，有效期为2年": the clause names only the measure; the sentence, whose
+            if not measure:  # "…集中办理，有效期为2年": the clause names only the measure, the sentence's topic whose
                 topic, name = about, topic
             else:
                 whole = max((w for w in PREDICATE_WORDS if CJK.match(w) and topic.endswith(w) and measure in w),
