@@ -309,6 +309,9 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("What is the fee cap?", None),
     ("What interest rate does the Everyday Savings account pay?", {"percent"}),  # an interest rate is a share
     ("By what percentage can the rent go up?", {"percent"}),
+    # a clause of when or if is scope, not a part that asks; a question opening with "when" asks
+    ("When the lease renews, what's the maximum percentage the landlord can raise my rent?", {"percent"}),
+    ("When must I submit the form?", None),
     ("What's the first late charge, and how much gets added each day after that?", {"money", "percent", "rate"}),
     ("How much do I chip in each month for water?", {"money", "percent", "rate"}),  # each month: maybe a rate
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say

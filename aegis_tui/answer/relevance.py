@@ -419,10 +419,15 @@ def asked_dimensions(question: str) -> set[str] | None:
 
 def question_parts(question: str) -> list[str]:
     """The parts of a question that each ask for something (split at question marks, commas, 'and how …');
-    a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one."""
+    a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one; so
+    is an English clause of when or if ("When the lease renews, what's …"; not "When must I …")."""
     parts = [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
-    asking = [p for p in parts if QUESTION_WORDS.search(p)]
+    asking = [p for p in parts if QUESTION_WORDS.search(p) and not _SCOPE_CLAUSE_EN.match(p)]
     return asking or parts
+
+
+_SCOPE_CLAUSE_EN = re.compile(r"(?:if|when|once|after|before|while|since|because)\s+(?!(?:must|do|does|did|is|are|was|"
+                              r"were|can|could|will|would|should|shall|may|might|has|have|had)\b)\w", re.IGNORECASE)
 
 
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
