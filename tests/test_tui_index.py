@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEngine, FakeGauge
+from textual.widgets import DataTable
 
 from aegis_tui.answer.pipeline import PipelineConfig
 from aegis_tui.samples import sample_path
@@ -299,8 +300,12 @@ async def test_a_fact_shows_its_own_document(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: indexed(app))
         app._set_document(Document.load(DOCS / "r_mileage_en.md"))  # as when a question about it is shown
-        await pilot.press("ctrl+f", "enter", "down")
-        await wait_for(pilot, lambda: app.document.path.endswith("policy_en.txt"))
+        await pilot.press("ctrl+f", "enter")
+        # (the rows take the keys once they have the focus: a busy machine may not have moved it yet)
+        table = app.query_one("#facts-table", DataTable)
+        await wait_for(pilot, lambda: table.has_focus)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: app.document.path.endswith("policy_en.txt") and table.cursor_row == 1)
         row = app.query_one(FactsPane).shown[1]
         await wait_for(pilot, lambda: set(app.query_one(DocumentView).spans) >= set(row.spans))
 

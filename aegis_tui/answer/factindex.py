@@ -26,6 +26,7 @@ from ..text.document import Document
 from ..text.lexicon import (
     CJK,
     CJK_RANGE,
+    CONDITION_ENDINGS_ZH,
     CONDITION_OPENERS_ZH,
     FUNCTION_ZH,
     MEASURE_SCOPE_ZH,
@@ -827,7 +828,7 @@ class Indexer:
             # what the sentence is about, in its first clause up to its verb ("三类病种不区分医疗机构级别，职工医保…";
             # not a clause of when, "一个自然年度内")
             about = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].split("不", 1)[0].strip() if prior else ""
-            if about.endswith(("的", "内", "时", "后", "前", "起", "中")) or about[:1] in CONDITION_OPENERS_ZH \
+            if about.endswith(CONDITION_ENDINGS_ZH) or about[:1] in CONDITION_OPENERS_ZH \
                     or len(about) > 10:
                 about = ""
             measure = next((k for k in _MEASURE_WORDS if CJK.match(k) and topic.endswith(k)), "")

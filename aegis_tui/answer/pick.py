@@ -236,6 +236,16 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
             _spelled_out(_stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact)), spelled, shortened))
 
 
+def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
+    """Whether a fact's value is of a dimension the question asks for; a bare number is, only when its label or
+    quote gives a unit of one ("日限额（元）", "咨询费（元/人天）"; not "418 Alder Street" asked a percentage)."""
+    dim = dimension_of(f.fact.object_value)
+    if dim not in ("number", None):
+        return dim in dims
+    said = f"{f.fact.subject} {f.fact.predicate} {f.fact.source_text}"
+    return any(UNIT_MARKS[d].search(said) for d in dims if d in UNIT_MARKS)
+
+
 def _as_stated(fact) -> str:
     """A fact's value with the few words around it in its quote ("已年满60周岁的", "aged 65 or over"): where the
     document states it as a bound, this is the range it bounds."""
@@ -516,10 +526,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # number answers only if its label or quote says a unit of what is asked ("日限额（元）"; not "418 Alder Street"
     # asked a percentage)
     dims = asked_dimensions(question)
-    wrong = {f.key for f in shortlist if dims is not None and (
-        (d := dimension_of(f.fact.object_value)) not in dims | {"number", None}
-        or d in ("number", None) and not any(UNIT_MARKS[x].search(f"{f.fact.subject} {f.fact.predicate} "
-                                                                   f"{f.fact.source_text}") for x in dims if x in UNIT_MARKS))}
+    wrong = {f.key for f in shortlist if dims is not None and not _of_a_kind_asked(f, dims)}
     named -= wrong
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks
