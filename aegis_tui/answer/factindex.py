@@ -26,6 +26,7 @@ from ..text.document import Document
 from ..text.lexicon import (
     CJK,
     CJK_RANGE,
+    CLAUSE_OPENERS_EN,
     CONDITION_ENDINGS_ZH,
     CONDITION_OPENERS_ZH,
     FUNCTION_ZH,
@@ -822,12 +823,13 @@ class Indexer:
                 or len(parts) == 1 and not _ENUMERATION_NEXT.match(cand.after) and first:
             return False
         name = parts[-1].strip() if len(parts) > 1 else first
+        opening = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].strip() if prior else ""
         if m.group() == "即" and not topic and prior:
-            topic = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].strip()
+            topic = opening
         if not name and topic:  # "职工医保支付比例为70%": the measure at the topic's end is the predicate
             # what the sentence is about, in its first clause up to its verb ("三类病种不区分医疗机构级别，职工医保…";
             # not a clause of when, "一个自然年度内")
-            about = _TOPIC_END.split(prior[0].strip(), maxsplit=1)[0].split("不", 1)[0].strip() if prior else ""
+            about = opening.split("不", 1)[0].strip()
             if about.endswith(CONDITION_ENDINGS_ZH) or about[:1] in CONDITION_OPENERS_ZH \
                     or len(about) > 10:
                 about = ""
@@ -991,7 +993,7 @@ _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)
 # and a full-mouth X-ray once every")
 _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$€£¥]+?)\s*$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^\s*(?:(?:and|or|but|while)\s+)?(?:the|an?)\s+", re.IGNORECASE)
-_CONDITION_EN = re.compile(r"(?:if|when|where|unless|once|after|before|whenever)\b", re.IGNORECASE)
+_CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
 

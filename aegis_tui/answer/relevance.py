@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import Counter
@@ -16,6 +17,7 @@ from ..text.lexicon import (
     ASKED_DIMENSIONS,
     ASKED_PAYMENT,
     CJK_RANGE,
+    CLAUSE_OPENERS_EN,
     FUNCTION_UNITS,
     PERIOD_WORDS,
     PREDICATE_WORDS,
@@ -397,7 +399,8 @@ def document_candidates(doc: Document) -> list[Candidate]:
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
 
 
-def asked_dimensions(question: str) -> set[str] | None:
+@functools.lru_cache(maxsize=256)  # the shortlist and the choice both ask it of each question
+def asked_dimensions(question: str) -> frozenset[str] | None:
     """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
     say (then any value may answer it)."""
     out: set[str] = set()
@@ -414,7 +417,7 @@ def asked_dimensions(question: str) -> set[str] | None:
         if not dims:
             return None
         out |= dims
-    return out
+    return frozenset(out)
 
 
 def question_parts(question: str) -> list[str]:
@@ -426,8 +429,9 @@ def question_parts(question: str) -> list[str]:
     return asking or parts
 
 
-_SCOPE_CLAUSE_EN = re.compile(r"(?:if|when|once|after|before|while|since|because)\s+(?!(?:must|do|does|did|is|are|was|"
-                              r"were|can|could|will|would|should|shall|may|might|has|have|had)\b)\w", re.IGNORECASE)
+# a clause opener not followed by an auxiliary ("When the lease renews", not "When must I", "Where to send")
+_SCOPE_CLAUSE_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\s+(?!(?:must|do|does|did|is|are|was|were|can|could|"
+                              r"will|would|should|shall|may|might|has|have|had|to)\b)\w", re.IGNORECASE)
 
 
 def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ def header_units(text: str) -> list[str]:
     return [m.group()[1:-1].strip() for m in _PAREN.finditer(text)]
 
 
+@functools.lru_cache(maxsize=4096)  # column_name asks it of every header of a table, per cell and per check
 def header_name(text: str, *, keep_qualifier: bool = False) -> str:
     """A header without its unit in parentheses: '省内（元/人）' -> '省内'. keep_qualifier: a parenthesis that is
     no unit stays ('职工医保（在职）')."""

@@ -126,6 +126,9 @@ CONJUNCTIONS_ZH = frozenset("和与及或")
 CONDITION_OPENERS_ZH = FUNCTION_ZH | frozenset("如若凡自当经")
 # … and one that ends with one of these is a condition or a time ("…的", "一个自然年度内", "出院后"), not a topic
 CONDITION_ENDINGS_ZH = ("的", "内", "时", "后", "前", "起", "中")
+# English words that open a clause of condition or time ("If the tenant…", "When the lease renews", "Once approved")
+CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after", "before", "while", "since",
+                     "because")
 QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
