@@ -49,7 +49,8 @@ FORMAT = 1
 # header keeps a parenthesis that tells it from a twin, "职工医保（在职）" beside "职工医保（退休）"); 14: a Chinese
 # time limit's act without how it is done, "通过监测系统向分行反洗钱岗提交初报"; an English one's later act opens with
 # its verb); 15: an English predicate keyword is a word ("Battery covered if capacity falls below" names no cap),
-# and a Chinese label whose subject is nearly a run of its predicate is asked again)
+# and a Chinese label whose subject is nearly a run of its predicate is asked again; 16: a subject opening with
+# while, since or because is a clause, not a name)
 LABELS = 16
 
 
