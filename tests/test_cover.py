@@ -305,7 +305,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How much will you pay for a filling?", {"money", "percent"}),
     ("How much time do I have to claim?", None),
     ("How much notice do I have to give?", None),  # a noun after "how much" is the measure asked, not money
-    ("What's the monthly fee for a small business checking account?", {"money", "rate"}),  # a fee is an amount
+    # a fee is an amount (or a share of what it is charged on)
+    ("What's the monthly fee for a small business checking account?", {"money", "percent", "rate"}),
     ("What is the fee cap?", None),
     ("What interest rate does the Everyday Savings account pay?", {"percent"}),  # an interest rate is a share
     ("By what percentage can the rent go up?", {"percent"}),
@@ -317,6 +318,14 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("起付线是多少？报销比例又是多少？", None),   # asked again, of a part that did not say
     # 有没有 asks: the part before it is the scope ("科研项目购买图书资料")
     ("科研项目购买图书资料，单次报销有没有金额上限？", {"money"}),
+    # a fee, a charge, a penalty may be a share of what it is charged on ("10% of the past-due balance"); a rent not
+    ("What's the penalty for paying my water bill late?", {"money", "percent"}),
+    ("What's the rent for a two-bedroom flat?", {"money"}),
+    # a physical measure: a floor area, a weight, a volume
+    ("我们一家三口想申请公租房，能分到的房子最大有多少平米？", {"area"}),
+    ("How many square feet is the studio?", {"area"}),
+    ("托运行李最多多少公斤？", {"weight"}),
+    ("How many gallons a month are included?", {"volume"}),
 ])
 def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
     from aegis_tui.answer.pick import asked_dimensions
@@ -1261,3 +1270,33 @@ def test_a_bare_number_answers_only_where_its_label_or_quote_gives_a_unit_of_wha
     doc, index = structured("# 补贴\n\n| 职级 | 交通补贴（元/月） |\n|---|---|\n| 主管 | 360 |\n| 专员 | 200 |\n")
     got, reasons = chosen_values("主管每个月交通补贴多少钱？", doc, index)
     assert got == {"360元/月"}, reasons
+
+
+FEES = ("# Tuition and Fees\n\n## 3. Fees\n\n3.3 One-time fees:\n\n- Application fee: $60 for undergraduate applicants "
+        "and $75 for graduate applicants (waived for veterans);\n- Orientation fee: $150;\n- Housing deposit: $40 for "
+        "each night of early arrival.\n")
+
+
+def test_an_item_s_values_each_for_whom_for_names_are_labelled_by_the_head_and_whom():
+    doc, index = structured(FEES, "fees.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["$60"] == ("undergraduate applicants", "Application fee")
+    assert labels["$75"] == ("graduate applicants", "Application fee")   # after another value and its own "for"
+    # a period after "for" is no one the value is for
+    assert labels.get("$40", ("", ""))[0] != "night"
+    got, reasons = chosen_values("How much does it cost to apply to a graduate program?", doc, index)
+    assert got == {"$75"}, reasons
+
+
+HOUSING = ("# 公共租赁住房管理办法\n\n## 第四章 配租标准\n\n**第十一条** 配租面积及租金按下表执行：\n\n"
+           "| 家庭人口 | 建筑面积上限 | 月租金 |\n|---|---|---|\n| 1人 | 30平方米 | 690元 |\n| 3人 | 60平方米 | 1,320元 |\n\n"
+           "**第十二条** 物业服务费为每月每平方米1.2元，由承租人承担。\n")
+
+
+def test_a_floor_area_is_a_measure_of_its_own_and_answers_a_question_asking_one():
+    doc, index = structured(HOUSING, "housing.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["60平方米"] == ("3人", "建筑面积上限")
+    got, reasons = chosen_values("3人家庭能分到的房子最大有多少平米？", doc, index)
+    # the areas, not the rents nor the 1.2元 a square metre (the row is singled out after the choice, by focus)
+    assert "60平方米" in got and got <= {"30平方米", "60平方米"}, reasons

@@ -172,3 +172,13 @@ def test_a_period_per_occasion_is_the_period():
     assert [(q.text, q.quantity.dimension) for q in find_quantities("up to 31 days per trip for persons aged 64")] \
         == [("31 days", "time"), ("64", "number")]
     assert [q.text for q in find_quantities("$50 per day, up to $1,500")] == ["$50 per day", "$1,500"]
+
+
+@pytest.mark.parametrize("text, value, unit, dim", [
+    ("30平方米", "30", "m2", "area"), ("60 square meters", "60", "m2", "area"), ("1,500 sq ft", "1500", "ft2", "area"),
+    ("3亩", "3", "mu", "area"), ("5公斤", "5", "kg", "weight"), ("20 CCF", "20", "ccf", "volume"),
+    ("10 kWh", "10", "kwh", "energy"), ("$5.64 per CCF", "5.64", "USD/ccf", "rate"), ("1.2元/平方米", "1.2", "CNY/m2", "rate"),
+])
+def test_physical_measures_have_units_and_dimensions_of_their_own(text, value, unit, dim):
+    [m] = find_quantities(f"面积 {text} 以内" if not text.isascii() else f"up to {text} a month")
+    assert (m.text, m.quantity.value, m.quantity.unit, m.quantity.dimension) == (text, Decimal(value), unit, dim)

@@ -37,7 +37,7 @@ from ..text.lexicon import (
     PREDICATE_WORDS,
     THRESHOLD_PREDICATE,
 )
-from ..text.quantity import dimension_of, find_quantities
+from ..text.quantity import dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, interval, partitioned
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
@@ -461,6 +461,16 @@ class Indexer:
             if len(pred) <= 80 and _says_something(pred):
                 return self._keep_if_verified(key, cand, head, pred)
             return False
+        if (whom := _FOR_WHOM_EN.match(cand.after)) and (not pred or (
+                (found := find_quantities(pred)) and _FOR_WHOM_EN.match(pred[found[-1].end:])
+                and _SERIES_LINK_EN.search(pred[found[-1].end:]))):
+            # "- Application fee: $60 for undergraduate applicants and $75 for graduate applicants": the head says
+            # what each value is, the words after "for" whom it is for (the values before it each for its own)
+            who = whom.group("w").strip()
+            unit = parse_quantity(f"1 {who.split()[-1]}")  # not a period or a unit ("$40 for each night")
+            return _says_something(who) and (unit is None or unit.dimension == "number") \
+                and head.lower() != who.lower() \
+                and self._keep_if_verified(key, cand, who, head)
         # a predicate is a phrase: not a condition ("顺产的") nor two clauses ("难产的，增加")
         if not pred or any(ch.isdigit() for ch in pred) or len(pred) > 40 or head == pred or pred.endswith("的") \
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
@@ -1038,6 +1048,10 @@ _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
 # a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
 _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
 # the case an item's value is for, right after it: "30 days if the tenancy has lasted less than 1 year;"
+# whom a value is for, right after it, up to the next value or the clause's end ("$75 for graduate applicants (…)")
+_FOR_WHOM_EN = re.compile(r"^\s*(?:each\s+|per\s+\w+\s+)?for\s+(?:each\s+|every\s+|all\s+)?(?P<w>[A-Za-z][A-Za-z' -]{2,60}?)"
+                          r"\s*(?:[;.,:()]|\band\b|\bor\b|$)", re.IGNORECASE)
+_SERIES_LINK_EN = re.compile(r"(?:,|\band|\bor)\s*$", re.IGNORECASE)
 _CASE_AFTER_EN = re.compile(r"^\s*,?\s*(?P<c>(?:if|when|where|for|once)\s+[^;.:()]+?)\s*(?:[;.]|$)", re.IGNORECASE)
 # an English time limit: "within" (or "no later than") right before the value, and the modal saying who must act
 _WITHIN_EN = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s*$", re.IGNORECASE)

@@ -50,8 +50,9 @@ FORMAT = 1
 # time limit's act without how it is done, "通过监测系统向分行反洗钱岗提交初报"; an English one's later act opens with
 # its verb); 15: an English predicate keyword is a word ("Battery covered if capacity falls below" names no cap),
 # and a Chinese label whose subject is nearly a run of its predicate is asked again; 16: a subject opening with
-# while, since or because is a clause, not a name)
-LABELS = 16
+# while, since or because is a clause, not a name; 17: an item's values each for whom "for" names, "- Application
+# fee: $60 for undergraduate applicants and $75 for graduate applicants"; areas, weights, volumes, energy have units)
+LABELS = 17
 
 
 def default_cache_dir() -> Path:

@@ -34,7 +34,7 @@ from ..text.lexicon import (
     THRESHOLD_PREDICATE,
     UNIT_MARKS,
 )
-from ..text.quantity import dimension_of, find_quantities
+from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets
 from .factindex import IndexedFact
 from .job import Job
@@ -488,6 +488,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if meeting:
         weight[given] = math.log(1 + n) if question.isascii() else 1.0
         asked = asked | {given}
+    # a physical measure the question asks ("能分到的房子最大有多少平米", "how many gallons"), rare in a document as a
+    # rare word is, is named by a fact stating one however the two word it ("建筑面积上限 60平方米")
+    kinds = asked_dimensions(question) or frozenset()
+    measure = "<measure>"
+    if kinds and kinds <= PHYSICAL_DIMENSIONS and (
+            stating := sum(1 for f in shortlist if dimension_of(f.fact.object_value) in kinds)):
+        # (in Chinese as a two-character word weighs: its bigram and its characters)
+        weight[measure] = math.log(1 + n / stating) if question.isascii() else 1.0 + 2 * CHAR_WEIGHT
+        asked = asked | {measure}
     total = sum(weight.values())
     # an abbreviation the document defines stands for its words where the question uses the other form only
     # ("short-term disability" asked, "STD benefits" written; "the SAR" asked, "a Suspicious Activity Report"
@@ -515,6 +524,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             ms[end] = m
         if given in weight and f.key in meeting:
             ms[given] = 1.0
+        if measure in weight and dimension_of(f.fact.object_value) in kinds:
+            what = {**what, measure: 1.0}
+            ms[measure] = 1.0
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}

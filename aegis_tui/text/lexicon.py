@@ -72,6 +72,8 @@ THRESHOLD_PREDICATE = re.compile(r"(?:超过|超出|年满|不满|未满|满|不
                                  r"reach(?:es)?|falls?\s+(?:below|under)))\s*$", re.IGNORECASE)
 # what kind of quantity a question part asks for, when it says so ("要过多少天", "what percentage"): a value of
 # another dimension cannot answer it ("多少天之内报销" is not answered by 2万元). Dimensions as in text/quantity.py.
+_WHAT_IS = (r"\bwhat(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:the\s+|your\s+|a\s+)?(?:[a-z-]+\s+){0,3}")
+_NOT_A_SHARE = r"(?!\s+(?:rate|ratio|percentage|period|limit|cap))"
 ASKED_DIMENSIONS = (
     ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
                         r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
@@ -82,11 +84,19 @@ ASKED_DIMENSIONS = (
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
     # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
-    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|\bwhat(?:'s|’s|\s+is|\s+are|"
-                         r"\s+was|\s+were)\s+(?:the\s+|your\s+|a\s+)?(?:[a-z-]+\s+){0,3}(?:fees?|charges?|costs?|prices?|"
-                         r"premiums?|fines?|penalty|penalties|rent)\b(?!\s+(?:rate|ratio|percentage|period|limit|cap))",
+    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|" + _WHAT_IS
+                         + r"(?:fees?|charges?|costs?|prices?|premiums?|fines?|penalty|penalties|rent)\b" + _NOT_A_SHARE,
                          re.IGNORECASE)),
+    # … a fee, a charge or a penalty may be a share of what it is charged on ("Late payment charge: 10% of the
+    # past-due balance", "a foreign transaction fee of 3%"); a price, a premium or a rent is not
+    ("percent", re.compile(_WHAT_IS + r"(?:fees?|charges?|surcharges?|fines?|penalty|penalties|commissions?)\b"
+                           + _NOT_A_SHARE, re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
+    ("area", re.compile(r"多少平(?:方)?米|多少平方|几平(?:方)?米|多大面积|面积(?:是|有|为)?多(?:少|大)|\bhow\s+many\s+square\b|"
+                        r"\b(?:how\s+much|what)\s+(?:floor\s+)?(?:area|square\s+footage)\b", re.IGNORECASE)),
+    ("weight", re.compile(r"多少(?:公斤|千克|吨)|多重|\bhow\s+(?:heavy|many\s+(?:kilograms|kg|pounds|lbs|tonnes))\b",
+                          re.IGNORECASE)),
+    ("volume", re.compile(r"多少(?:立方米?|方水|升)|\bhow\s+many\s+(?:gallons|litres|liters|cubic|ccf)\b", re.IGNORECASE)),
 )
 # Which end of a range a word names: the most (最多, maximum, capped) or the least (最低, minimum, at least)
 BOUND_MOST = re.compile(r"最多|最高|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|up\s+to|capped|ceiling|no\s+more\s+than)\b",
@@ -111,6 +121,9 @@ UNIT_MARKS = {
     "time": re.compile(r"[天日月年周时期]|\b(?:days?|weeks?|months?|years?|hours?|minutes?|period|notice|term)\b",
                        re.IGNORECASE),
     "age": re.compile(r"[岁]|\b(?:age|aged|ages|old|years?)\b|年龄|年满", re.IGNORECASE),
+    "area": re.compile(r"平方|平米|面积|㎡|\b(?:square|sq\.?|acres?|hectares?|area)\b", re.IGNORECASE),
+    "weight": re.compile(r"公斤|千克|吨|重量|\b(?:kg|kilograms?|lbs?|tonnes?|weight)\b", re.IGNORECASE),
+    "volume": re.compile(r"立方|\b(?:ccf|gallons?|lit(?:er|re)s?|cubic|volume)\b", re.IGNORECASE),
 }
 ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)(?:付|偿|销|助|到|放|取|纳|还|除)?多少(?![个天日周月年岁次人件小])|"
                            # "how much" asks an amount unless a noun follows ("how much notice": what notice is

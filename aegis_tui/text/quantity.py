@@ -10,8 +10,8 @@ from pathlib import Path
 
 GRAMMAR_PATH = Path(__file__).with_name("quantity.lark")
 
-DIMENSIONS = ("money", "percent", "percentage_point", "time", "age", "count", "ratio", "rate", "distance", "date",
-              "number")
+DIMENSIONS = ("money", "percent", "percentage_point", "time", "age", "count", "ratio", "rate", "distance", "area",
+              "weight", "volume", "energy", "date", "number")
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,7 +128,26 @@ _MEASURE = {
     "公里": ("km", "distance"), "千米": ("km", "distance"), "km": ("km", "distance"),
     "kilometer": ("km", "distance"), "kilometers": ("km", "distance"), "kilometre": ("km", "distance"),
     "kilometres": ("km", "distance"), "mile": ("mile", "distance"), "miles": ("mile", "distance"),
+    # physical measures a policy states (floor area, a load, metered water or power): each its own dimension, so a
+    # question asking one is not answered by another, nor by a bare count
+    "平方米": ("m2", "area"), "平米": ("m2", "area"), "square meter": ("m2", "area"), "square meters": ("m2", "area"),
+    "square metre": ("m2", "area"), "square metres": ("m2", "area"), "sq m": ("m2", "area"),
+    "square foot": ("ft2", "area"), "square feet": ("ft2", "area"), "sq ft": ("ft2", "area"),
+    "sq. ft.": ("ft2", "area"), "sq. ft": ("ft2", "area"), "亩": ("mu", "area"), "公顷": ("ha", "area"),
+    "hectare": ("ha", "area"), "hectares": ("ha", "area"), "acre": ("acre", "area"), "acres": ("acre", "area"),
+    "公斤": ("kg", "weight"), "千克": ("kg", "weight"), "kg": ("kg", "weight"), "kilogram": ("kg", "weight"),
+    "kilograms": ("kg", "weight"), "吨": ("t", "weight"), "tonne": ("t", "weight"), "tonnes": ("t", "weight"),
+    "lb": ("lb", "weight"), "lbs": ("lb", "weight"),
+    "立方米": ("m3", "volume"), "cubic meter": ("m3", "volume"), "cubic meters": ("m3", "volume"),
+    "cubic metre": ("m3", "volume"), "cubic metres": ("m3", "volume"), "cubic feet": ("ft3", "volume"),
+    "ccf": ("ccf", "volume"), "gallon": ("gal", "volume"), "gallons": ("gal", "volume"),
+    "liter": ("l", "volume"), "liters": ("l", "volume"), "litre": ("l", "volume"), "litres": ("l", "volume"),
+    "千瓦时": ("kwh", "energy"), "kwh": ("kwh", "energy"),
 }
+# the physical measures' units as written, longest first (the grammar and the finder below take them from here)
+PHYSICAL_DIMENSIONS = frozenset({"area", "weight", "volume", "energy"})
+_PHYSICAL = sorted((w for w, (_, d) in _MEASURE.items() if d in PHYSICAL_DIMENSIONS),
+                   key=len, reverse=True)
 # per-unit denominators of a rate
 _PER_UNIT = {"persons": "person", "people": "person", "人": "person", "trips": "trip", "晚": "night",
              "月": "month", "年": "year", "次": "times", "人次": "person_time"}
@@ -219,7 +238,7 @@ def _is_year(amount) -> bool:
 def _parser():
     from lark import Lark  # lazily: importing quantity must stay cheap
 
-    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8").replace("@PHYSICAL@", _alt(_PHYSICAL))
     try:  # Lark keeps the built LALR tables in the temp dir, keyed by the grammar's hash
         return Lark(grammar, parser="lalr", transformer=_Build(), cache=True)
     except OSError:
@@ -271,16 +290,18 @@ _WORD = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:on
 _MULT_RE = r"(?:百万|千万|万|亿|千|百|[ \t]?(?:thousand|million|billion)\b)"
 _PREFIX = r"(?:us\$|\$|¥|€|£|(?<![a-z])(?:usd|rmb|cny|eur|gbp))"
 _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点", "百分点", "个工作日", "工作日", "个月", "个小时",
-             "小时", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日"]
+             "小时", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日",
+             *(w for w in _PHYSICAL if not w.isascii())]
 _EN_UNITS = ["dollars", "dollar", "usd", "rmb", "yuan", "cny", "euros", "euro", "eur", "percent", "per cent",
              "percentage points", "percentage point", "business days", "business day", "working days",
              "working day", "calendar days", "calendar day", "days", "day", "nights", "night", "weeks", "week",
              "months", "month", "years old", "year old", "years of age", "year of age", "years", "year", "hours",
-             "hour", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times"]
+             "hour", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times",
+             *(w for w in _PHYSICAL if w.isascii())]
 _RUNITS_EN = ["miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "days", "day",
               "nights", "night", "persons", "person", "people", "trips", "trip", "months", "month", "years",
-              "year", "hours", "hour"]
-_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚"]
+              "year", "hours", "hour", *(w for w in _PHYSICAL if w.isascii())]
+_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚", *(w for w in _PHYSICAL if not w.isascii())]
 _UNIT = rf"(?:{_alt(_ZH_UNITS)}|(?:{_alt(_EN_UNITS)})\b)"
 _PER = rf"(?:{_SP}(?:per[ \t]|/){_SP}(?:{_alt(_RUNITS_ZH)}|(?:{_alt(_RUNITS_EN)})\b))"
 _CN_UNIT = (r"(?:美元|港元|欧元|英镑|元|个百分点|百分点|个工作日|工作日|个月|个小时|小时|周岁|岁|人次|次(?!性)|"
