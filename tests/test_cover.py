@@ -1300,3 +1300,29 @@ def test_a_floor_area_is_a_measure_of_its_own_and_answers_a_question_asking_one(
     got, reasons = chosen_values("3人家庭能分到的房子最大有多少平米？", doc, index)
     # the areas, not the rents nor the 1.2元 a square metre (the row is singled out after the choice, by focus)
     assert "60平方米" in got and got <= {"30平方米", "60平方米"}, reasons
+
+
+WATER = ("# Water and Sewer Rates\n\n## Section 7. Customer Assistance\n\n7.1 Low-income assistance. Residential "
+         "customers whose household income is at or below 200% of the federal poverty guidelines receive a 30% "
+         "discount on the monthly base charges.\n\n7.2 Senior credit. Account holders aged 65 or older receive a "
+         "monthly bill credit of $5.\n")
+
+
+def test_a_value_an_article_introduces_is_the_noun_after_it_under_the_clause_s_run_in_title():
+    doc, index = structured(WATER, "water.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["30%"] == ("Low-income assistance", "discount")
+    assert labels["$5"] == ("Senior credit", "monthly bill credit")
+    got, reasons = chosen_values("We're a low-income household. How much of a discount can we get?", doc, index)
+    assert got == {"30%"}, reasons
+
+
+def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_differently_derived():
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    doc, index = structured(FEES + "\nGraduate programs are listed in the catalog.\n", "fees.md")
+    ans = Answer(question="How much does it cost to apply for a grad program?", mode="two-stage")
+    facts = [f for f in index.facts.values() if f.fact.object_value == "$75"]
+    # "grad" is the document's "graduate", as cover reads it: the fact for graduate applicants is about it
+    assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped

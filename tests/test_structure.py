@@ -162,6 +162,14 @@ def test_chinese_notice_numbered_titles_lists_and_a_numbered_closing_paragraph()
     # Markdown headings pop numbered titles beneath them
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。\n\n## Annex\n\nText here.", "Text here", ("Policy", "Annex")),
     ("# Policy\n\n第一章　总则\n\n第一条　本办法适用于全体员工。", "本办法适用", ("Policy", "第一章　总则", "第一条")),
+    # an English clause's run-in title scopes it, up to the next clause of its numbering; a first sentence that
+    # says something ("The fee is waived.") is no title
+    ("## 7. Assistance\n\n7.1 Low-income assistance. Customers receive a 30% discount.\n\n7.2 Senior credit. "
+     "Seniors receive a $5 credit.", "Seniors receive", ("7. Assistance", "7.2 Senior credit")),
+    ("## 7. Assistance\n\n7.1 Low-income assistance. Customers receive a 30% discount.\n\n7.2 The fee is waived. "
+     "Seniors receive a $5 credit.", "Seniors receive", ("7. Assistance",)),
+    ("## 4. Rent\n\n4.2 Late Payment. If rent is late, a $50 charge applies.\n\nA second paragraph of 4.2.",
+     "A second", ("4. Rent", "4.2 Late Payment")),
 ])
 def test_numbered_heading_paths(text, needle, expected):
     d = Document.from_text(text)

@@ -394,7 +394,7 @@ class Indexer:
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
                 or self._from_item_head(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
-                or self._from_paid_as(key, cand) \
+                or self._from_paid_as(key, cand) or self._from_article_noun(key, cand) \
                 or plain and (self._from_clause(key, cand) or self._from_condition(key, cand)
                               or self._from_title(key, cand)) \
                 or self._from_series_zh(key, cand)
@@ -889,6 +889,21 @@ class Indexer:
         predicate = m.group("p").strip()
         return _says_something(predicate) and self._keep_if_verified(key, cand, c.group("c").strip(), predicate)
 
+    def _from_article_noun(self, key: str, cand: Candidate) -> bool:
+        """An English value an article introduces as the measure of the noun after it ("receive a 30% discount on
+        the monthly base charges", "pay an $80 fee for …") is that noun, of what its section's title names; not in
+        a sentence that opens with a condition, nor in a table."""
+        noun = _NOUN_ON.match(cand.after)
+        if cand.cell or noun is None or not _ARTICLE_BEFORE.search(cand.before) or CJK.search(cand.before):
+            return False
+        path = self.index.document.structure.heading_path(cand.offset)
+        title = next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
+        start, _ = document_index(self.index.document).sentence_bounds(cand.offset)
+        predicate = noun.group("p").strip()
+        return bool(title) and len(title) <= 60 and not _CONDITION_EN.match(self.index.document.text[start:cand.offset].lstrip()) \
+            and _says_something(predicate) and predicate.lower() not in title.lower() \
+            and title.lower() not in predicate.lower() and self._keep_if_verified(key, cand, title, predicate)
+
     def _from_title(self, key: str, cand: Candidate, *, last_resort: bool = False) -> bool:
         """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
         article ("第七条 门急诊医疗保险金。…") is about what the title names. Not when an earlier clause of its
@@ -997,6 +1012,9 @@ _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
 # (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
+# an article right before a value, and the noun after it up to a preposition: "a 30% discount on", "an $80 fee for"
+_ARTICLE_BEFORE = re.compile(r"\b(?:a|an)\s*$", re.IGNORECASE)
+_NOUN_ON = re.compile(r"^\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:on|off|of|for|to|toward|towards|against)\b")
 _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
                         r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,

@@ -51,8 +51,10 @@ FORMAT = 1
 # its verb); 15: an English predicate keyword is a word ("Battery covered if capacity falls below" names no cap),
 # and a Chinese label whose subject is nearly a run of its predicate is asked again; 16: a subject opening with
 # while, since or because is a clause, not a name; 17: an item's values each for whom "for" names, "- Application
-# fee: $60 for undergraduate applicants and $75 for graduate applicants"; areas, weights, volumes, energy have units)
-LABELS = 17
+# fee: $60 for undergraduate applicants and $75 for graduate applicants"; areas, weights, volumes, energy have units;
+# 18: an English clause's run-in title scopes it, "7.1 Low-income assistance. …"; a value an article introduces is the
+# noun after it, "receive a 30% discount on …" → Low-income assistance | discount)
+LABELS = 18
 
 
 def default_cache_dir() -> Path:

@@ -130,9 +130,18 @@ def _document_frequency(doc: Document) -> tuple[int, dict[str, int]]:
 
 
 def held_terms(text: str, doc: Document) -> set[str]:
-    """The English content terms of a text (as `_stemmed` reads them) that the document holds somewhere."""
+    """The English content terms of a text (as `_stemmed` reads them) that the document holds somewhere, each with
+    the document's words it stands for as cover reads them, the same word differently derived ("grad" ~ graduate)."""
     _, df = _document_frequency(doc)
-    return {t for t in _stemmed(text) if t.isascii() and t in df}
+    out = set()
+    for t in _stemmed(text):
+        if not t.isascii():
+            continue
+        if t in df:
+            out.add(t)
+        if len(t) >= 4:
+            out |= {v for v in df if v != t and v.isascii() and len(v) >= 4 and (_derived(t, v) or _kin(t, v))}
+    return out
 
 
 def shares_terms(text: str, words: set[str]) -> bool:

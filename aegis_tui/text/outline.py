@@ -51,6 +51,30 @@ def _is_title(rest: str) -> bool:
 _RUN_IN = re.compile(r"^([\s\u3000]*)([^。．.：:；;，,！？!?\d]{2,16})[。．]")
 
 
+# an English clause's run-in title after its number ("7.1 Low-income assistance. Residential customers …", "4.2 Late
+# Payment. If Tenant …"): a first sentence of at most five words, none a verb, pronoun or article of a sentence
+_RUN_IN_EN = re.compile(r"^(\s*)([A-Z][A-Za-z'’-]*(?:(?:\s+|\s*[/&,]\s*)[A-Za-z][A-Za-z'’-]*){0,4})\.\s+(?=[A-Z(\"“])")
+_NOT_IN_TITLE_EN = frozenset({
+    "is", "are", "was", "were", "be", "been", "will", "shall", "must", "may", "can", "could", "would", "should",
+    "has", "have", "had", "do", "does", "did", "not", "no", "it", "this", "these", "those", "they", "we", "you", "i",
+    "he", "she", "our", "your", "their", "its", "apply", "applies", "see", "means", "includes", "ends", "begins"})
+_NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "with", "and", "or", "the", "a", "an"})
+# the numbering of clauses that may open with a run-in title
+_CLAUSE_NUMBERS_EN = ("d.d.d", "d.d")
+
+
+def _run_in_title_en(rest: str) -> int:
+    """The length of an English clause's run-in title after its number (up to, not including, its full stop);
+    0 when it has none."""
+    m = _RUN_IN_EN.match(rest)
+    if m is None:
+        return 0
+    words = m.group(2).lower().replace(",", " ").replace("/", " ").replace("&", " ").split()
+    if any(w in _NOT_IN_TITLE_EN for w in words) or words[-1] in _NOT_LAST_IN_TITLE_EN:
+        return 0
+    return m.end(2)
+
+
 def _run_in_title(rest: str) -> int:
     """The length of an article's run-in title after its number (up to, not including, its full stop): a first
     sentence of at most 16 characters with no comma, colon or figure, and more text after it; 0 when the article
@@ -172,6 +196,7 @@ class _Builder:
         self.headings: list[Heading] = []
         self.stack: list[tuple[str, int, str]] = []  # (kind, level, text); kind "md" for Markdown headings
         self.article = ""
+        self.article_kind: str | None = None  # the numbering of an English clause whose run-in title is the article
         self.open: list | None = None  # [kind, start, end, path, lead_in, indent, unit, numbering kind]
         self.lead = ""
         self.items: list[tuple[int, str]] = []  # (indent, text) of the enclosing list items
@@ -204,7 +229,7 @@ class _Builder:
                 del self.stack[kinds.index(kind):]
             level = len(self.stack) + 1
         self.stack.append((kind, level, title))
-        self.article = ""
+        self.article, self.article_kind = "", None
         self.lead = ""
         self.items = []
         self.headings.append(Heading(title, level, tstart, tend))
@@ -292,12 +317,22 @@ class _Builder:
             self.heading(kind, 0, s, e, *inner)
             return
         article = _ARTICLE.match(stripped)
+        run_in = 0
+        if article is None and numbering in _CLAUSE_NUMBERS_EN and not in_list:
+            article = dict(_TITLES)[numbering].match(stripped)
+            run_in = _run_in_title_en(stripped[article.end():])
+            article = article if run_in else None
+        if article is None and self.article_kind is not None and numbering == self.article_kind:
+            # the next clause of the numbering a run-in title opened ("7.3 …" after "7.2 Senior credit. …") ends it
+            self.close()
+            self.article, self.article_kind = "", None
         if article:
             self.close()
             # an article that opens with a short title sentence ("第七条 门急诊医疗保险金。被保险人…") is titled
             # by it: the title scopes the article's values as a heading would
-            end = article.end() + _run_in_title(stripped[article.end():])
+            end = article.end() + (run_in or _run_in_title(stripped[article.end():]))
             self.article = stripped[:end].strip()
+            self.article_kind = numbering if run_in else None
             self.headings.append(Heading(self.article, len(self.path()), s, s + end))
             self.items = []
             self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
@@ -307,7 +342,7 @@ class _Builder:
             kinds = [k for k, _, _ in self.stack]
             del self.stack[kinds.index(numbering):]
             self.close()
-            self.article = ""
+            self.article, self.article_kind = "", None
             self.open = ["paragraph", s, e, self.path(), "", indent, unit, None]
         elif _LIST_MARKER.match(stripped):
             self.close()
