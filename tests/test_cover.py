@@ -1326,3 +1326,32 @@ def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_different
     facts = [f for f in index.facts.values() if f.fact.object_value == "$75"]
     # "grad" is the document's "graduate", as cover reads it: the fact for graduate applicants is about it
     assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
+
+
+REFUNDS = ("# Tuition\n\n## 5. Refunds\n\n| Date drop is processed | Full-semester (15-week) courses | 8-week session courses |\n"
+           "|---|---|---|\n| Days 1 to 7 | 100% | 90% |\n| Days 8 to 14 | 80% | 50% |\n| Days 15 to 21 | 60% | No refund |\n")
+
+
+def test_a_column_s_parenthesis_holding_a_figure_says_which_column_it_is():
+    doc, index = structured(REFUNDS, "refunds.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["60%"] == ("Days 15 to 21", "Full-semester (15-week) courses")
+    # "15-week" names the first column, not the 8-week one; day 17 falls in days 15 to 21
+    got, reasons = chosen_values("I dropped a regular 15-week class on day 17 of the term. How much of the tuition "
+                                 "will I get back?", doc, index)
+    assert got == {"60%"}, reasons
+
+
+TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usage | Rate per CCF, inside city | Rate per CCF, "
+         "outside city |\n|---|---|---|---|\n| Tier 1 | 0 to 6 CCF | $3.12 | $4.68 |\n| Tier 2 | 7 to 15 CCF | $4.05 | $6.08 |\n"
+         "| Tier 3 | 16 to 30 CCF | $5.64 | $8.46 |\n| Tier 4 | Over 30 CCF | $7.90 | $11.85 |\n")
+
+
+def test_a_column_of_ranges_beside_values_of_another_kind_labels_the_rows():
+    doc, index = structured(TIERS, "tiers.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["$5.64"] == ("Tier 3 16 to 30 CCF", "Rate per CCF, inside city")
+    assert "6 CCF" not in labels and "30 CCF" not in labels   # a band's bounds are no figures of their own
+    got, reasons = chosen_values("I used 20 CCF last month. What's the price per unit inside the city in that usage "
+                                 "band?", doc, index)
+    assert "$5.64" in got and not got & {"$3.12", "$4.05", "$7.90"}, reasons

@@ -255,3 +255,13 @@ def test_text_source_map_is_the_identity():
     loc = d.source.locate(d.text.index("two"))
     assert (loc.format, loc.line, loc.column, loc.describe()) == ("text", 2, 6, "line 2, col 6")
     assert doc("expense_en.md").format == "markdown"
+
+
+def test_a_column_of_ranges_labels_rows_only_beside_figures_of_another_kind():
+    usage = Document.from_text("| Tier | Usage | Rate |\n|---|---|---|\n| Tier 1 | 0 to 6 CCF | $3.12 |\n"
+                               "| Tier 2 | 7 to 15 CCF | $4.05 |\n")
+    assert usage.structure.tables[0].label_cols == (1,)
+    # thresholds beside thresholds of the same kind are the figures asked for
+    thresholds = Document.from_text("| 交易类型 | 人民币标准 | 外币标准 |\n|---|---|---|\n| 现金 | 5万元以上（含） | 1万美元以上（含） |\n"
+                                    "| 转账 | 200万元以上（含） | 20万美元以上（含） |\n")
+    assert thresholds.structure.tables[0].label_cols == ()

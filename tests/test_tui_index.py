@@ -301,9 +301,9 @@ async def test_a_fact_shows_its_own_document(tmp_path):
         await wait_for(pilot, lambda: indexed(app))
         app._set_document(Document.load(DOCS / "r_mileage_en.md"))  # as when a question about it is shown
         await pilot.press("ctrl+f", "enter")
-        # (the rows take the keys once they have the focus: a busy machine may not have moved it yet)
+        # (the rows take the keys once they have the focus and are filled: a busy machine may not have done either)
         table = app.query_one("#facts-table", DataTable)
-        await wait_for(pilot, lambda: table.has_focus)
+        await wait_for(pilot, lambda: table.has_focus and table.row_count >= 2)
         await pilot.press("down")
         await wait_for(pilot, lambda: app.document.path.endswith("policy_en.txt") and table.cursor_row == 1)
         row = app.query_one(FactsPane).shown[1]

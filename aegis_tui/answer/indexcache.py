@@ -53,8 +53,10 @@ FORMAT = 1
 # while, since or because is a clause, not a name; 17: an item's values each for whom "for" names, "- Application
 # fee: $60 for undergraduate applicants and $75 for graduate applicants"; areas, weights, volumes, energy have units;
 # 18: an English clause's run-in title scopes it, "7.1 Low-income assistance. …"; a value an article introduces is the
-# noun after it, "receive a 30% discount on …" → Low-income assistance | discount)
-LABELS = 18
+# noun after it, "receive a 30% discount on …" → Low-income assistance | discount; 19: a column of ranges beside
+# values of another kind labels the rows, "Tier 3 16 to 30 CCF | Rate per CCF"; a header's parenthesis holding a
+# figure stays in the column's name, "Full-semester (15-week) courses")
+LABELS = 19
 
 
 def default_cache_dir() -> Path:

@@ -49,11 +49,13 @@ def header_units(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=4096)  # column_name asks it of every header of a table, per cell and per check
 def header_name(text: str, *, keep_qualifier: bool = False) -> str:
-    """A header without its unit in parentheses: '省内（元/人）' -> '省内'. keep_qualifier: a parenthesis that is
-    no unit stays ('职工医保（在职）')."""
+    """A header without its unit in parentheses: '省内（元/人）' -> '省内'. A parenthesis that is no unit and holds a
+    figure stays: it says which ('Full-semester (15-week) courses' beside '8-week session courses'); keep_qualifier:
+    so does any that is no unit ('职工医保（在职）')."""
     # a header joined from header rows ('通讯补贴（元/月） / 区外') keeps its levels apart
     def bare(part: str) -> str:
-        return _PAREN.sub(lambda m: m.group() if keep_qualifier and not _UNIT_MARK.search(m.group()) else " ", part)
+        return _PAREN.sub(lambda m: m.group() if (keep_qualifier or any(ch.isdigit() for ch in m.group()))
+                          and not _UNIT_MARK.search(m.group()) else " ", part)
 
     parts = [" ".join(bare(part).split()).strip(_EDGE) for part in text.split(" / ")]
     return " / ".join(p for p in parts if p) or text.strip()

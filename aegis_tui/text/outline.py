@@ -376,15 +376,32 @@ def _row_header_col(body: list[list[Cell]]) -> int:
 
 def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
     """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
-    $1,250"): no digits in any body cell, more than one distinct text, and a column with numbers after them."""
+    $1,250"): no digits in any body cell, more than one distinct text, and a column with numbers after them. So is
+    a column of ranges, each the case its row's values hold for ("Tier 3 | 16 to 30 CCF | $5.64"): a bound is no
+    figure of its own."""
+    from .quantity import find_quantities
+    from .ranges import interval
+
     width = max((len(r) for r in body), default=0)
     out: list[int] = []
     for col in range(first + 1, width - 1):
         texts = [r[col].text for r in body if col < len(r) and r[col].text]
-        if not texts or any(ch.isdigit() for t in texts for ch in t) or len(set(texts)) < 2:
+        if not texts or len(set(texts)) < 2 or any(ch.isdigit() for t in texts for ch in t) and not all(
+                interval(t) is not None for t in texts):
             break
         out.append(col)
     later = [r[c].text for r in body for c in range(first + len(out) + 1, len(r))]
+    ranged = [c for c in out if any(ch.isdigit() for r in body if c < len(r) for ch in r[c].text)]
+    if ranged:
+        # … only beside values of another kind: ranges of usage beside rates ("16 to 30 CCF | $5.64"); ranges beside
+        # figures of their own kind are thresholds, the figures asked for ("| 货物 | 400万元以上 | 100万元至400万元 |",
+        # "| 5万元以上（含） | 1万美元以上（含） |")
+        def kinds(cols) -> set[str]:
+            return {m.quantity.dimension for r in body for c in cols if c < len(r)
+                    for m in find_quantities(r[c].text)} - {"number"}
+        bounds, values = kinds(ranged), kinds(range(first + len(out) + 1, width))
+        if not bounds or not values or bounds & values:
+            out = out[:out.index(ranged[0])]
     return tuple(out) if any(ch.isdigit() for t in later for ch in t) else ()
 
 
