@@ -1342,13 +1342,13 @@ def test_a_column_s_parenthesis_holding_a_figure_says_which_column_it_is():
     assert got == {"60%"}, reasons
 
 
-TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usage | Rate per CCF, inside city | Rate per CCF, "
+USAGE_TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usage | Rate per CCF, inside city | Rate per CCF, "
          "outside city |\n|---|---|---|---|\n| Tier 1 | 0 to 6 CCF | $3.12 | $4.68 |\n| Tier 2 | 7 to 15 CCF | $4.05 | $6.08 |\n"
          "| Tier 3 | 16 to 30 CCF | $5.64 | $8.46 |\n| Tier 4 | Over 30 CCF | $7.90 | $11.85 |\n")
 
 
 def test_a_column_of_ranges_beside_values_of_another_kind_labels_the_rows():
-    doc, index = structured(TIERS, "tiers.md")
+    doc, index = structured(USAGE_TIERS, "tiers.md")
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert labels["$5.64"] == ("Tier 3 16 to 30 CCF", "Rate per CCF, inside city")
     assert "6 CCF" not in labels and "30 CCF" not in labels   # a band's bounds are no figures of their own
