@@ -899,10 +899,11 @@ class Indexer:
         path = self.index.document.structure.heading_path(cand.offset)
         title = next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
         start, _ = document_index(self.index.document).sentence_bounds(cand.offset)
+        opening = self.index.document.text[start:cand.offset].lstrip()
         predicate = noun.group("p").strip()
-        return bool(title) and len(title) <= 60 and not _CONDITION_EN.match(self.index.document.text[start:cand.offset].lstrip()) \
-            and _says_something(predicate) and predicate.lower() not in title.lower() \
-            and title.lower() not in predicate.lower() and self._keep_if_verified(key, cand, title, predicate)
+        return bool(title) and len(title) <= 60 and not _CONDITION_EN.match(opening) and _says_something(predicate) \
+            and predicate.lower() not in title.lower() and title.lower() not in predicate.lower() \
+            and self._keep_if_verified(key, cand, title, predicate)
 
     def _from_title(self, key: str, cand: Candidate, *, last_resort: bool = False) -> bool:
         """A Chinese clause that is only a predicate and its value ("年度免赔额为每人800元") under a titled heading or
@@ -1011,10 +1012,10 @@ _PAREN = re.compile(r"[（(][^（()）]*[)）]")
 # a lead-in naming what its items' values are: "The following waiting periods apply from …:"
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
-# (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
 # an article right before a value, and the noun after it up to a preposition: "a 30% discount on", "an $80 fee for"
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an)\s*$", re.IGNORECASE)
 _NOUN_ON = re.compile(r"^\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:on|off|of|for|to|toward|towards|against)\b")
+# (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
 _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
                         r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
@@ -1065,11 +1066,12 @@ _MODAL = re.compile(r"应当|必须|应|须|需")
 _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
 # a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
 _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
-# the case an item's value is for, right after it: "30 days if the tenancy has lasted less than 1 year;"
-# whom a value is for, right after it, up to the next value or the clause's end ("$75 for graduate applicants (…)")
+# whom a value is for, right after it, up to the next value or the clause's end ("$75 for graduate applicants (…)"),
+# and the link to the next value of a series ("$60 for undergraduate applicants and ")
 _FOR_WHOM_EN = re.compile(r"^\s*(?:each\s+|per\s+\w+\s+)?for\s+(?:each\s+|every\s+|all\s+)?(?P<w>[A-Za-z][A-Za-z' -]{2,60}?)"
                           r"\s*(?:[;.,:()]|\band\b|\bor\b|$)", re.IGNORECASE)
 _SERIES_LINK_EN = re.compile(r"(?:,|\band|\bor)\s*$", re.IGNORECASE)
+# the case an item's value is for, right after it: "30 days if the tenancy has lasted less than 1 year;"
 _CASE_AFTER_EN = re.compile(r"^\s*,?\s*(?P<c>(?:if|when|where|for|once)\s+[^;.:()]+?)\s*(?:[;.]|$)", re.IGNORECASE)
 # an English time limit: "within" (or "no later than") right before the value, and the modal saying who must act
 _WITHIN_EN = re.compile(r"\b(?:within|no\s+later\s+than|not\s+later\s+than)\s*$", re.IGNORECASE)

@@ -139,6 +139,13 @@ CONJUNCTIONS_ZH = frozenset("和与及或")
 CONDITION_OPENERS_ZH = FUNCTION_ZH | frozenset("如若凡自当经")
 # … and one that ends with one of these is a condition or a time ("…的", "一个自然年度内", "出院后"), not a topic
 CONDITION_ENDINGS_ZH = ("的", "内", "时", "后", "前", "起", "中")
+# Words an English run-in title ("7.1 Low-income assistance. …") has none of: a verb, a pronoun (a first sentence
+# that says something, "The fee is waived."), nor, at its end, a word that needs more after it
+NOT_IN_TITLE_EN = frozenset({
+    "is", "are", "was", "were", "be", "been", "will", "shall", "must", "may", "can", "could", "would", "should",
+    "has", "have", "had", "do", "does", "did", "not", "no", "it", "this", "these", "those", "they", "we", "you", "i",
+    "he", "she", "our", "your", "their", "its", "apply", "applies", "see", "means", "includes", "ends", "begins"})
+NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "with", "and", "or", "the", "a", "an"})
 # English words that open a clause of condition or time ("If the tenant…", "When the lease renews", "Once approved")
 CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after", "before", "while", "since",
                      "because")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .lexicon import is_cjk
+from .lexicon import NOT_IN_TITLE_EN, NOT_LAST_IN_TITLE_EN, is_cjk
 from .structure import Block, Cell, Heading, Structure, Table
 
 # ---- line patterns ------------------------------------------------------------------------------------------
@@ -54,11 +54,6 @@ _RUN_IN = re.compile(r"^([\s\u3000]*)([^。．.：:；;，,！？!?\d]{2,16})[�
 # an English clause's run-in title after its number ("7.1 Low-income assistance. Residential customers …", "4.2 Late
 # Payment. If Tenant …"): a first sentence of at most five words, none a verb, pronoun or article of a sentence
 _RUN_IN_EN = re.compile(r"^(\s*)([A-Z][A-Za-z'’-]*(?:(?:\s+|\s*[/&,]\s*)[A-Za-z][A-Za-z'’-]*){0,4})\.\s+(?=[A-Z(\"“])")
-_NOT_IN_TITLE_EN = frozenset({
-    "is", "are", "was", "were", "be", "been", "will", "shall", "must", "may", "can", "could", "would", "should",
-    "has", "have", "had", "do", "does", "did", "not", "no", "it", "this", "these", "those", "they", "we", "you", "i",
-    "he", "she", "our", "your", "their", "its", "apply", "applies", "see", "means", "includes", "ends", "begins"})
-_NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "with", "and", "or", "the", "a", "an"})
 # the numbering of clauses that may open with a run-in title
 _CLAUSE_NUMBERS_EN = ("d.d.d", "d.d")
 
@@ -70,7 +65,7 @@ def _run_in_title_en(rest: str) -> int:
     if m is None:
         return 0
     words = m.group(2).lower().replace(",", " ").replace("/", " ").replace("&", " ").split()
-    if any(w in _NOT_IN_TITLE_EN for w in words) or words[-1] in _NOT_LAST_IN_TITLE_EN:
+    if any(w in NOT_IN_TITLE_EN for w in words) or words[-1] in NOT_LAST_IN_TITLE_EN:
         return 0
     return m.end(2)
 
