@@ -1275,46 +1275,50 @@ def test_a_bare_number_answers_only_where_its_label_or_quote_gives_a_unit_of_wha
 FEES = ("# Tuition and Fees\n\n## 3. Fees\n\n3.3 One-time fees:\n\n- Application fee: $60 for undergraduate applicants "
         "and $75 for graduate applicants (waived for veterans);\n- Orientation fee: $150;\n- Housing deposit: $40 for "
         "each night of early arrival.\n")
-
-
-def test_an_item_s_values_each_for_whom_for_names_are_labelled_by_the_head_and_whom():
-    doc, index = structured(FEES, "fees.md")
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["$60"] == ("undergraduate applicants", "Application fee")
-    assert labels["$75"] == ("graduate applicants", "Application fee")   # after another value and its own "for"
-    # a period after "for" is no one the value is for
-    assert labels.get("$40", ("", ""))[0] != "night"
-    got, reasons = chosen_values("How much does it cost to apply to a graduate program?", doc, index)
-    assert got == {"$75"}, reasons
-
-
 HOUSING = ("# 公共租赁住房管理办法\n\n## 第四章 配租标准\n\n**第十一条** 配租面积及租金按下表执行：\n\n"
            "| 家庭人口 | 建筑面积上限 | 月租金 |\n|---|---|---|\n| 1人 | 30平方米 | 690元 |\n| 3人 | 60平方米 | 1,320元 |\n\n"
            "**第十二条** 物业服务费为每月每平方米1.2元，由承租人承担。\n")
-
-
-def test_a_floor_area_is_a_measure_of_its_own_and_answers_a_question_asking_one():
-    doc, index = structured(HOUSING, "housing.md")
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["60平方米"] == ("3人", "建筑面积上限")
-    got, reasons = chosen_values("3人家庭能分到的房子最大有多少平米？", doc, index)
-    # the areas, not the rents nor the 1.2元 a square metre (the row is singled out after the choice, by focus)
-    assert "60平方米" in got and got <= {"30平方米", "60平方米"}, reasons
-
-
 WATER = ("# Water and Sewer Rates\n\n## Section 7. Customer Assistance\n\n7.1 Low-income assistance. Residential "
          "customers whose household income is at or below 200% of the federal poverty guidelines receive a 30% "
          "discount on the monthly base charges.\n\n7.2 Senior credit. Account holders aged 65 or older receive a "
          "monthly bill credit of $5.\n")
+REFUNDS = ("# Tuition\n\n## 5. Refunds\n\n| Date drop is processed | Full-semester (15-week) courses | 8-week session courses |\n"
+           "|---|---|---|\n| Days 1 to 7 | 100% | 90% |\n| Days 8 to 14 | 80% | 50% |\n| Days 15 to 21 | 60% | No refund |\n")
+USAGE_TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usage | Rate per CCF, inside city | "
+               "Rate per CCF, outside city |\n|---|---|---|---|\n| Tier 1 | 0 to 6 CCF | $3.12 | $4.68 |\n"
+               "| Tier 2 | 7 to 15 CCF | $4.05 | $6.08 |\n| Tier 3 | 16 to 30 CCF | $5.64 | $8.46 |\n"
+               "| Tier 4 | Over 30 CCF | $7.90 | $11.85 |\n")
 
 
-def test_a_value_an_article_introduces_is_the_noun_after_it_under_the_clause_s_run_in_title():
-    doc, index = structured(WATER, "water.md")
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["30%"] == ("Low-income assistance", "discount")
-    assert labels["$5"] == ("Senior credit", "monthly bill credit")
-    got, reasons = chosen_values("We're a low-income household. How much of a discount can we get?", doc, index)
-    assert got == {"30%"}, reasons
+@pytest.mark.parametrize("text, labels, unlabelled, question, chosen, allowed", [
+    # an item's values each for whom "for" names (after another value and its own "for" too); a period after "for"
+    # is no one the value is for
+    (FEES, {"$60": ("undergraduate applicants", "Application fee"), "$75": ("graduate applicants", "Application fee")},
+     (), "How much does it cost to apply to a graduate program?", {"$75"}, set()),
+    # a floor area is a measure of its own: the areas answer, not the rents nor the 1.2元 a square metre (the row is
+    # singled out after the choice, by focus)
+    (HOUSING, {"60平方米": ("3人", "建筑面积上限")}, (), "3人家庭能分到的房子最大有多少平米？", {"60平方米"}, {"30平方米"}),
+    # a value an article introduces is the noun after it, under the clause's run-in title
+    (WATER, {"30%": ("Low-income assistance", "discount"), "$5": ("Senior credit", "monthly bill credit")}, (),
+     "We're a low-income household. How much of a discount can we get?", {"30%"}, set()),
+    # a column's parenthesis holding a figure says which column it is: "15-week" names the first column, not the
+    # 8-week one; day 17 falls in days 15 to 21
+    (REFUNDS, {"60%": ("Days 15 to 21", "Full-semester (15-week) courses")}, (),
+     "I dropped a regular 15-week class on day 17 of the term. How much of the tuition will I get back?", {"60%"},
+     set()),
+    # a column of ranges beside values of another kind labels the rows: a band's bounds are no figures of their own
+    (USAGE_TIERS, {"$5.64": ("Tier 3 16 to 30 CCF", "Rate per CCF, inside city")}, ("6 CCF", "30 CCF"),
+     "I used 20 CCF last month. What's the price per unit inside the city in that usage band?", {"$5.64"}, {"$8.46"}),
+])
+def test_values_are_labelled_from_structure_and_chosen_for_a_question(text, labels, unlabelled, question, chosen,
+                                                                       allowed):
+    doc, index = structured(text, "structure.md")
+    got = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert {v: got.get(v) for v in labels} == labels
+    assert not set(unlabelled) & set(got)
+    assert got.get("$40", ("", ""))[0] != "night"
+    picked, reasons = chosen_values(question, doc, index)
+    assert chosen <= picked <= chosen | allowed, reasons
 
 
 def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_differently_derived():
@@ -1326,32 +1330,3 @@ def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_different
     facts = [f for f in index.facts.values() if f.fact.object_value == "$75"]
     # "grad" is the document's "graduate", as cover reads it: the fact for graduate applicants is about it
     assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
-
-
-REFUNDS = ("# Tuition\n\n## 5. Refunds\n\n| Date drop is processed | Full-semester (15-week) courses | 8-week session courses |\n"
-           "|---|---|---|\n| Days 1 to 7 | 100% | 90% |\n| Days 8 to 14 | 80% | 50% |\n| Days 15 to 21 | 60% | No refund |\n")
-
-
-def test_a_column_s_parenthesis_holding_a_figure_says_which_column_it_is():
-    doc, index = structured(REFUNDS, "refunds.md")
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["60%"] == ("Days 15 to 21", "Full-semester (15-week) courses")
-    # "15-week" names the first column, not the 8-week one; day 17 falls in days 15 to 21
-    got, reasons = chosen_values("I dropped a regular 15-week class on day 17 of the term. How much of the tuition "
-                                 "will I get back?", doc, index)
-    assert got == {"60%"}, reasons
-
-
-USAGE_TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usage | Rate per CCF, inside city | Rate per CCF, "
-         "outside city |\n|---|---|---|---|\n| Tier 1 | 0 to 6 CCF | $3.12 | $4.68 |\n| Tier 2 | 7 to 15 CCF | $4.05 | $6.08 |\n"
-         "| Tier 3 | 16 to 30 CCF | $5.64 | $8.46 |\n| Tier 4 | Over 30 CCF | $7.90 | $11.85 |\n")
-
-
-def test_a_column_of_ranges_beside_values_of_another_kind_labels_the_rows():
-    doc, index = structured(USAGE_TIERS, "tiers.md")
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["$5.64"] == ("Tier 3 16 to 30 CCF", "Rate per CCF, inside city")
-    assert "6 CCF" not in labels and "30 CCF" not in labels   # a band's bounds are no figures of their own
-    got, reasons = chosen_values("I used 20 CCF last month. What's the price per unit inside the city in that usage "
-                                 "band?", doc, index)
-    assert "$5.64" in got and not got & {"$3.12", "$4.05", "$7.90"}, reasons
