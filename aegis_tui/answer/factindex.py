@@ -462,8 +462,8 @@ class Indexer:
                 return self._keep_if_verified(key, cand, head, pred)
             return False
         if (whom := _FOR_WHOM_EN.match(cand.after)) and (not pred or (
-                (found := find_quantities(pred)) and _FOR_WHOM_EN.match(pred[found[-1].end:])
-                and _SERIES_LINK_EN.search(pred[found[-1].end:]))):
+                (found := find_quantities(pred)) and _FOR_WHOM_EN.match(last := pred[found[-1].end:])
+                and _SERIES_LINK_EN.search(last))):
             # "- Application fee: $60 for undergraduate applicants and $75 for graduate applicants": the head says
             # what each value is, the words after "for" whom it is for (the values before it each for its own)
             who = whom.group("w").strip()
@@ -889,6 +889,12 @@ class Indexer:
         predicate = m.group("p").strip()
         return _says_something(predicate) and self._keep_if_verified(key, cand, c.group("c").strip(), predicate)
 
+    def _section_title(self, offset: int) -> str:
+        """The title of the innermost titled heading over an offset, below the document's own title (an article
+        without a title of its own, "第六条", stands under its chapter's, "第三章 大病保险")."""
+        path = self.index.document.structure.heading_path(offset)
+        return next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
+
     def _from_article_noun(self, key: str, cand: Candidate) -> bool:
         """An English value an article introduces as the measure of the noun after it ("receive a 30% discount on
         the monthly base charges", "pay an $80 fee for …") is that noun, of what its section's title names; not in
@@ -896,8 +902,7 @@ class Indexer:
         noun = _NOUN_ON.match(cand.after)
         if cand.cell or noun is None or not _ARTICLE_BEFORE.search(cand.before) or CJK.search(cand.before):
             return False
-        path = self.index.document.structure.heading_path(cand.offset)
-        title = next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
+        title = self._section_title(cand.offset)
         start, _ = document_index(self.index.document).sentence_bounds(cand.offset)
         opening = self.index.document.text[start:cand.offset].lstrip()
         predicate = noun.group("p").strip()
@@ -912,9 +917,7 @@ class Indexer:
         In English, a value that a noun phrase introduces ("continues for an Initial Term of 36 months") is that
         phrase, of what its section's title names, unless its sentence opens with a condition ("If …")."""
         before = _NUMBERING.sub("", LIST_ITEM.sub("", cand.before, count=1), count=1).strip()
-        path = self.index.document.structure.heading_path(cand.offset)
-        # an article without a title of its own ("第六条") stands under its chapter's ("第三章 大病保险")
-        title = next((t for h in reversed(path[1:] if len(path) > 1 else path) if (t := title_of(h).strip())), "")
+        title = self._section_title(cand.offset)
         if not title or cand.cell:
             return False
         doc = self.index.document

@@ -135,13 +135,17 @@ def held_terms(text: str, doc: Document) -> set[str]:
     _, df = _document_frequency(doc)
     out = set()
     for t in _stemmed(text):
-        if not t.isascii():
-            continue
-        if t in df:
-            out.add(t)
-        if len(t) >= 4:
-            out |= {v for v in df if v != t and v.isascii() and len(v) >= 4 and (_derived(t, v) or _kin(t, v))}
+        if t.isascii():
+            out |= ({t} if t in df else set()) | _derivations(t, df)
     return out
+
+
+def _derivations(term: str, words) -> set[str]:
+    """The English words among words that are term differently derived (mileage ~ mile, redundant ~ redundancy),
+    as cover matches a question's word to the document's; none for a word under four letters."""
+    if not term.isascii() or len(term) < 4:
+        return set()
+    return {v for v in words if v != term and v.isascii() and len(v) >= 4 and (_derived(term, v) or _kin(term, v))}
 
 
 def shares_terms(text: str, words: set[str]) -> bool:
@@ -473,8 +477,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
     # differently derived; one letter apart other than a final e, or a party's ending, they are different words
     # (employe, employer)
-    alias = {v: a for a in wanted if a.isascii() and len(a) >= 4 for v in df
-             if v != a and v.isascii() and len(v) >= 4 and (_derived(a, v) or _kin(a, v))}
+    alias = {v: a for a in wanted for v in _derivations(a, df)}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None
@@ -499,7 +502,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         asked = asked | {given}
     # a physical measure the question asks ("能分到的房子最大有多少平米", "how many gallons"), rare in a document as a
     # rare word is, is named by a fact stating one however the two word it ("建筑面积上限 60平方米")
-    kinds = asked_dimensions(question) or frozenset()
+    dims = asked_dimensions(question)
+    kinds = dims or frozenset()
     measure = "<measure>"
     if kinds and kinds <= PHYSICAL_DIMENSIONS and (
             stating := sum(1 for f in shortlist if dimension_of(f.fact.object_value) in kinds)):
@@ -546,7 +550,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a value of another dimension than the one asked ("多少天" answered by 2万元) answers something else; a bare
     # number answers only if its label or quote says a unit of what is asked ("日限额（元）"; not "418 Alder Street"
     # asked a percentage)
-    dims = asked_dimensions(question)
     wrong = {f.key for f in shortlist if dims is not None and not _of_a_kind_asked(f, dims)}
     named -= wrong
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the

@@ -30,6 +30,8 @@ _KEY_PATTERNS = {k: re.compile(rf"\b{re.escape(k)}\w{{0,3}}\b") if k.isascii() e
 def _names_key(low: str, key: str) -> bool:
     pattern = _KEY_PATTERNS[key]
     return key in low if pattern is None else key in low and pattern.search(low) is not None
+
+
 # a predicate allowing one of these is a rate, so its percentages cannot pass 100%
 RATE_DIMENSIONS = {"percent"}
 

@@ -385,7 +385,6 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
                 interval(t) is not None for t in texts):
             break
         out.append(col)
-    later = [r[c].text for r in body for c in range(first + len(out) + 1, len(r))]
     ranged = [c for c in out if any(ch.isdigit() for r in body if c < len(r) for ch in r[c].text)]
     if ranged:
         # … only beside values of another kind: ranges of usage beside rates ("16 to 30 CCF | $5.64"); ranges beside
@@ -397,6 +396,7 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
         bounds, values = kinds(ranged), kinds(range(first + len(out) + 1, width))
         if not bounds or not values or bounds & values:
             out = out[:out.index(ranged[0])]
+    later = [r[c].text for r in body for c in range(first + len(out) + 1, len(r))]
     return tuple(out) if any(ch.isdigit() for t in later for ch in t) else ()
 
 

@@ -144,10 +144,11 @@ _MEASURE = {
     "liter": ("l", "volume"), "liters": ("l", "volume"), "litre": ("l", "volume"), "litres": ("l", "volume"),
     "千瓦时": ("kwh", "energy"), "kwh": ("kwh", "energy"),
 }
-# the physical measures' units as written, longest first (the grammar and the finder below take them from here)
 PHYSICAL_DIMENSIONS = frozenset({"area", "weight", "volume", "energy"})
-_PHYSICAL = sorted((w for w, (_, d) in _MEASURE.items() if d in PHYSICAL_DIMENSIONS),
-                   key=len, reverse=True)
+# the physical measures' units as written (the grammar and the finder below take them from here; _alt orders them)
+_PHYSICAL = tuple(w for w, (_, d) in _MEASURE.items() if d in PHYSICAL_DIMENSIONS)
+_PHYSICAL_ZH = [w for w in _PHYSICAL if not w.isascii()]
+_PHYSICAL_EN = [w for w in _PHYSICAL if w.isascii()]
 # per-unit denominators of a rate
 _PER_UNIT = {"persons": "person", "people": "person", "人": "person", "trips": "trip", "晚": "night",
              "月": "month", "年": "year", "次": "times", "人次": "person_time"}
@@ -291,17 +292,17 @@ _MULT_RE = r"(?:百万|千万|万|亿|千|百|[ \t]?(?:thousand|million|billion)
 _PREFIX = r"(?:us\$|\$|¥|€|£|(?<![a-z])(?:usd|rmb|cny|eur|gbp))"
 _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点", "百分点", "个工作日", "工作日", "个月", "个小时",
              "小时", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日",
-             *(w for w in _PHYSICAL if not w.isascii())]
+             *_PHYSICAL_ZH]
 _EN_UNITS = ["dollars", "dollar", "usd", "rmb", "yuan", "cny", "euros", "euro", "eur", "percent", "per cent",
              "percentage points", "percentage point", "business days", "business day", "working days",
              "working day", "calendar days", "calendar day", "days", "day", "nights", "night", "weeks", "week",
              "months", "month", "years old", "year old", "years of age", "year of age", "years", "year", "hours",
              "hour", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times",
-             *(w for w in _PHYSICAL if w.isascii())]
+             *_PHYSICAL_EN]
 _RUNITS_EN = ["miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "days", "day",
               "nights", "night", "persons", "person", "people", "trips", "trip", "months", "month", "years",
-              "year", "hours", "hour", *(w for w in _PHYSICAL if w.isascii())]
-_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚", *(w for w in _PHYSICAL if not w.isascii())]
+              "year", "hours", "hour", *_PHYSICAL_EN]
+_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚", *_PHYSICAL_ZH]
 _UNIT = rf"(?:{_alt(_ZH_UNITS)}|(?:{_alt(_EN_UNITS)})\b)"
 _PER = rf"(?:{_SP}(?:per[ \t]|/){_SP}(?:{_alt(_RUNITS_ZH)}|(?:{_alt(_RUNITS_EN)})\b))"
 _CN_UNIT = (r"(?:美元|港元|欧元|英镑|元|个百分点|百分点|个工作日|工作日|个月|个小时|小时|周岁|岁|人次|次(?!性)|"
