@@ -141,6 +141,14 @@ def _cellfact(subject, predicate, value, quote):
      "管理人员省内疗休养补助为1500元/人。"),  # the header's unit, as the fact states it
     ("q_courier_zh.md", _cellfact("厢式货车（出城）", "油料补贴", "610元/月", "| 厢式货车 | 340 | 610 |"),
      "厢式货车出城油料补贴为610元/月。"),  # a two-row header: the level the predicate leaves out, once
+    # a length is no period: a 2-year plan's price is for the two years, not "$59 a year"
+    ("q_protection_en.md", _cellfact("$200 to $499.99", "2-year plan", "$59", "| $200 to $499.99 | $59 | $79 |"),
+     "$200 to $499.99 — 2-year plan: $59."),
+    # a rate per another unit is not per the month its caption names
+    ("q_protection_en.md", _cellfact("Tier 2", "Rate per CCF", "$4.25", "| Tier 2 | $4.25 |"),
+     "Tier 2 — rate per CCF: $4.25."),
+    ("q_protection_en.md", _cellfact("Standard", "Annual fee", "$45", "| Standard | $45 |"),
+     "Standard — annual fee: $45 a year."),
 ])
 def test_table_facts_read_like_the_table(name, fact, sentence):
     report, text = _own(name, [fact])

@@ -85,10 +85,17 @@ def _cell(fv: FactVerdict) -> dict | None:
     return ev if ev and "table" in ev and ev.get("row_header") else None
 
 
-# a period a header or predicate names, said after an amount: "$210 a night", "$68 a day"
-_PERIODS = [(re.compile(r"\bnight(?:ly|s)?\b", re.I), "a night"), (re.compile(r"\b(?:daily|day)\b", re.I), "a day"),
-            (re.compile(r"\b(?:weekly|week)\b", re.I), "a week"), (re.compile(r"\b(?:monthly|month)\b", re.I), "a month"),
-            (re.compile(r"\b(?:annual|yearly|year)\b", re.I), "a year"), (re.compile(r"\b(?:hourly|hour)\b", re.I), "an hour")]
+# a period a header or predicate names, said after an amount: "$210 a night", "$68 a day"; not a length ("2-year
+# plan", "12-month term": the amount is for the whole of it)
+_LENGTH = r"(?<!\d-)(?<!\d )(?<!\d)"
+_PERIODS = [(re.compile(_LENGTH + r"\bnight(?:ly|s)?\b", re.I), "a night"),
+            (re.compile(_LENGTH + r"\b(?:daily|day)\b", re.I), "a day"),
+            (re.compile(_LENGTH + r"\b(?:weekly|week)\b", re.I), "a week"),
+            (re.compile(_LENGTH + r"\b(?:monthly|month)\b", re.I), "a month"),
+            (re.compile(_LENGTH + r"\b(?:annual|yearly|year)\b", re.I), "a year"),
+            (re.compile(_LENGTH + r"\b(?:hourly|hour)\b", re.I), "an hour")]
+# … nor when the amount is a rate per another unit ("Rate per CCF": $5.64 is per CCF, not a month)
+_PER_UNIT = re.compile(r"\bper\s+(?!night|day|week|month|year|hour|annum)[A-Za-z]", re.I)
 
 
 def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
@@ -106,7 +113,7 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     period = ""
     if q is not None and q.dimension == "money":
         said = " ".join((cell.get("column_header", ""), cell.get("caption", ""), predicate))
-        period = next((" " + word for rx, word in _PERIODS if rx.search(said)), "")
+        period = "" if _PER_UNIT.search(said) else next((" " + word for rx, word in _PERIODS if rx.search(said)), "")
     return f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
 
 
