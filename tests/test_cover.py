@@ -1289,6 +1289,15 @@ USAGE_TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usag
                "| Tier 2 | 7 to 15 CCF | $4.05 | $6.08 |\n| Tier 3 | 16 to 30 CCF | $5.64 | $8.46 |\n"
                "| Tier 4 | Over 30 CCF | $7.90 | $11.85 |\n")
 
+ALLOWANCE = ("# 城市低保实施细则\n\n## 第二章 保障标准\n\n**第四条** 本市城市低保标准实行分区域管理。自2024年7月1日起：\n\n"
+             "- 中心城区（含清河区、湖滨区、高新区）城市低保标准为每人每月1,080元；\n"
+             "- 远郊区县（含北山县、临江县、石门县）城市低保标准为每人每月960元。\n\n"
+             "**第十一条** 就业人员的工资性收入每人每月先扣减400元就业成本。\n\n**第十四条** 对特殊困难人员按月加发保障金：\n\n"
+             "| 对象类别 | 中心城区每人每月加发 | 远郊区县每人每月加发 |\n|---|---|---|\n"
+             "| 70周岁及以上老年人 | 216元 | 192元 |\n| 未满18周岁的未成年人 | 270元 | 240元 |\n")
+PLANS = ("# Protection plans\n\n| Device purchase price | 2-year plan | 3-year plan |\n|---|---|---|\n"
+         "| Under $200 | $29 | $39 |\n| $200 to $499.99 | $59 | $79 |\n")
+
 
 @pytest.mark.parametrize("text, labels, unlabelled, question, chosen, allowed", [
     # an item's values each for whom "for" names (after another value and its own "for" too); a period after "for"
@@ -1309,6 +1318,17 @@ USAGE_TIERS = ("# Water rates\n\n## 3. Volumetric rates\n\n| Tier | Monthly usag
     # a column of ranges beside values of another kind labels the rows: a band's bounds are no figures of their own
     (USAGE_TIERS, {"$5.64": ("Tier 3 16 to 30 CCF", "Rate per CCF, inside city")}, ("6 CCF", "30 CCF"),
      "I used 20 CCF last month. What's the price per unit inside the city in that usage band?", {"$5.64"}, {"$8.46"}),
+    # sibling items saying the same of different things: the words they share before their values are the measure,
+    # where they differ what each is about (a place the question names is in the parenthesis)
+    (ALLOWANCE, {"1,080元": ("中心城区（含清河区、湖滨区、高新区）", "城市低保标准"),
+                 "960元": ("远郊区县（含北山县、临江县、石门县）", "城市低保标准")}, (),
+     "我家住在临江县，城市低保标准每人每月是多少？", {"960元"}, set()),
+    # a place the question names is a member of the column's area, as the document's parenthesis defines it
+    (ALLOWANCE, {"216元": ("70周岁及以上老年人", "中心城区每人每月加发")}, (),
+     "我爸今年82岁，家住高新区，每个月能额外加发多少钱？", {"216元"}, set()),
+    # a figure the question gives picks, among labels stating single figures of its kind, the one stating it
+    (PLANS, {"$59": ("$200 to $499.99", "2-year plan"), "$79": ("$200 to $499.99", "3-year plan")}, (),
+     "I paid $450 for my phone. What does two years of the plan cost?", {"$59"}, set()),
 ])
 def test_values_are_labelled_from_structure_and_chosen_for_a_question(text, labels, unlabelled, question, chosen,
                                                                        allowed):
@@ -1319,6 +1339,33 @@ def test_values_are_labelled_from_structure_and_chosen_for_a_question(text, labe
     assert got.get("$40", ("", ""))[0] != "night"
     picked, reasons = chosen_values(question, doc, index)
     assert chosen <= picked <= chosen | allowed, reasons
+
+
+@pytest.mark.parametrize("question, chosen", [("事假一年最多能请几天？", {"15天"}), ("事假一次最多能请几天？", {"5天"}),
+                                              ("事假一年最多能请几天？一次最多能请几天？", {"15天", "5天"})])
+def test_the_period_a_measure_is_counted_over_is_one_word_however_worded(question, chosen):
+    # 一年 asks what the document counts 每年 (年度, 全年), 一次 what it counts 单次 (每次); the document's "满一年" is a
+    # length, no period
+    doc, index = labelled("# 请假制度\n\n## 第二章 年休假\n\n**第五条** 入职满一年的员工享受年休假，一次休完或分两次休。\n\n"
+                          "## 第三章 病假与事假\n\n**第十一条** 员工因私事需要请假的，可申请事假。事假为无薪假，每年累计不得超过"
+                          "15天，单次不得超过5天。\n\n**第十二条** 病假须提交二级以上医院证明，病假期间工资按80%发放。\n",
+                          {"15天": ("事假", "每年累计不得超过"), "5天": ("事假", "单次不得超过")})
+    picked, reasons = chosen_values(question, doc, index)
+    assert picked == chosen, reasons
+
+
+@pytest.mark.parametrize("text, period", [
+    ("每年累计不得超过15天", "〈每年〉"), ("年度最高支付限额", "〈每年〉"), ("一年最多能报多少", "〈每年〉"),
+    ("一个月租金是多少", "〈每月〉"), ("200元/天", "〈每天〉"), ("单次不得超过5天", "〈每次〉"), ("每笔罚多少", "〈每笔〉"),
+    # a length or an ordinal is no period
+    ("工作满一年的", None), ("入职才一年半", None), ("第一次买房", None), ("一次性给付", None), ("上年度职工平均工资", None),
+    ("连续工作十一个月", None), ("3天", None),
+])
+def test_a_period_is_read_however_worded_and_a_length_is_not_one(text, period):
+    from aegis_tui.answer.pick import _stemmed
+
+    found = {t for t in _stemmed(text) if t.startswith("〈")}
+    assert found == ({period} if period else set())
 
 
 def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_differently_derived():

@@ -8,6 +8,7 @@ nothing already verified and a reopened document answers at once.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -50,6 +51,8 @@ LABEL_MAX_TOKENS = 64
 # a caption joined to a column header as its predicate (省外 + 疗休养补助标准) must stay a short phrase
 SHORT_CAPTION = 16
 # the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
+# the link between a measure and its value in a Chinese clause ("城市低保标准为每人每月")
+_SIBLING_LINK = re.compile(r"为|是|按|不超过|不得超过|不高于|不低于")
 _LINK = re.compile(r"(?:[为是达]|不超过|不高于|\s+(?:is|are|of|at|to|be))\s*$", re.IGNORECASE)
 
 
@@ -392,7 +395,7 @@ class Indexer:
                 return True
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
-                or self._from_item_head(key, cand) \
+                or self._from_item_head(key, cand) or self._from_siblings(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
                 or self._from_paid_as(key, cand) or self._from_article_noun(key, cand) \
                 or plain and (self._from_clause(key, cand) or self._from_condition(key, cand)
@@ -476,6 +479,41 @@ class Indexer:
                 or any(p in pred for p in "，,；;") or not _says_something(pred):
             return False
         return self._keep_if_verified(key, cand, head, pred)
+
+    def _from_siblings(self, key: str, cand: Candidate) -> bool:
+        """A Chinese list item saying what its siblings say of another thing ("- 中心城区（含清河区、湖滨区、高新区）城市低保
+        标准为每人每月1,080元；" beside "- 远郊区县（含北山县、临江县、石门县）城市低保标准为每人每月960元。"): the words the
+        items share before their values, up to the link, are the measure; the words where they differ, what each is
+        about. Kept only if that label verifies."""
+        def words_before(c: Candidate) -> str | None:
+            # (one value to an item, the item's text before it)
+            if c.cell or not LIST_ITEM.match(c.quote) or c.quote.lstrip().startswith("**") or c.lead is None \
+                    or c.quote.count(c.value) != 1:  # ("**第十一条**" is bold, no item)
+                return None
+            return LIST_ITEM.sub("", c.lead, count=1).strip()
+
+        own = words_before(cand)
+        if not own or not cand.head or not CJK.search(own):
+            return False
+        siblings = [w for c in self.index.candidates.values()
+                    if c.head == cand.head and c.offset != cand.offset and (w := words_before(c))]
+        if not siblings or len(siblings) > 12:
+            return False
+        shared = own
+        for w in siblings:
+            shared = shared[len(shared) - len(os.path.commonprefix([shared[::-1], w[::-1]])):]
+        shared = shared.lstrip("）)")  # (a parenthesis closing where they differ closes the subject's)
+        subject = own[: len(own) - len(shared)].strip(" ，,：:")
+        # the measure ends at its link ("…标准为每人每月"): what follows it is the rate's own words
+        link = list(_SIBLING_LINK.finditer(shared))
+        predicate = shared[: link[-1].start()] if link else shared
+        predicate = predicate.strip(" ，,：:")
+        if not _says_something(subject) or not _says_something(predicate) or subject.endswith("的") \
+                or any(ch.isdigit() for ch in predicate) or len(predicate) > 16 or len(subject) > 40 \
+                or any(p in _PAREN.sub("", subject) for p in "，,；;。：:") \
+                or interval(predicate + cand.value) is not None:  # "未满5年": a bound, no measure
+            return False
+        return self._keep_if_verified(key, cand, subject, predicate)
 
     def _submit(self, key: str, attempt: int, note: RepairNote | None) -> _Request:
         idx = self.index

@@ -24,8 +24,10 @@ from ..text.lexicon import (
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
     FUNCTION_ZH,
+    INCLUDES_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
+    PERIODS_ZH,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -80,10 +82,16 @@ _PARTS_OF_WORD = re.compile(r"[-'’]")
 
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
-    pocket as a question writes it), without filler words, lightly stemmed."""
+    pocket as a question writes it), without filler words, lightly stemmed; and the periods it counts over."""
     from .relevance import _WORD, terms
 
     out = set()
+    # the period a measure is counted over is one term however worded (一年 ~ 每年 ~ 年度; a year ~ annual), and the
+    # phrase none of its words
+    for name, pattern in PERIODS_ZH:
+        text, found = pattern.subn(" ", text)
+        if found:
+            out.add(name)
     for t in terms(text):
         if not t.isascii():
             if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH for ch in t):  # 院的, 线和: no word of their own
@@ -184,9 +192,10 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                 words = [stem(w.lower()) for w in _PARTS_OF_WORD.split(member.strip()) if w]
                 if name and len(words) == 1 and words[0].isalpha() and words[0] not in name:
                     out.setdefault(words[0], set()).update(name)
-        # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳"): each member stands for it
-        # ("在深圳工作" asked, 交通补贴·一类城市 written); a Chinese member by each of its character pairs
-        for m in DEFINED_AS_ZH.finditer(doc.text):
+        # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、临江县）"):
+        # each member stands for it ("在深圳工作" asked, 交通补贴·一类城市 written); a Chinese member by each of its
+        # character pairs
+        for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text)]:
             name = {t for t in _stemmed(re.sub(r"^.*?所称", "", m.group("name"))) if len(t) > 1}  # (本办法所称…)
             for member in re.split(r"[、，,和及与]", m.group("members")):
                 member = member.strip()
@@ -257,6 +266,19 @@ def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
         return dim in dims
     said = f"{f.fact.subject} {f.fact.predicate} {f.fact.source_text}"
     return any(UNIT_MARKS[d].search(said) for d in dims if d in UNIT_MARKS)
+
+
+_ADJECTIVAL = re.compile(r"(\d)-(year|month|week|day|hour)s?\b", re.IGNORECASE)
+
+
+def _label_figures(text: str) -> frozenset[tuple[str, str, object]]:
+    """The periods and counts a text states as single figures (dimension, unit, value): "2-year plan" (as "2
+    years"), "3人", "two years"; not the bounds of a range."""
+    text = _ADJECTIVAL.sub(r"\1 \2s", text)
+    spans = bound_numbers(text)
+    return frozenset((m.quantity.dimension, m.quantity.unit, m.quantity.value) for m in find_quantities(text)
+                     if m.quantity.dimension in ("time", "count")
+                     and not any(a < m.end and m.start < b for a, b in spans))
 
 
 def _as_stated(fact) -> str:
@@ -565,6 +587,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     held = holding(list(cases.values()), question)
     unmet = {k for k, label in cases.items() if held is not None and label not in held and intervals(label)}
     named -= unmet
+    # … and, among facts whose labels state single figures of a kind the question gives one of ("$200 to $499.99
+    # 2-year plan" beside "… 3-year plan", asked "two years of VoltCare+"), a label stating another figure of it
+    # is another case, when some label states the question's
+    figures = {k: _label_figures(label) for k, label in cases.items() if k in named}
+    stated = {q for q in _label_figures(blanked)}
+    if stated and any(figures[k] & stated for k in figures):
+        kinds = {q[:2] for q in stated}
+        unmet |= {k for k, fs in figures.items() if not fs & stated and any(f[:2] in kinds for f in fs)}
+        named -= unmet
     # … and a fact of no case, of the measure a held case states ("一次性给付津贴5万元" beside "确诊时已年满60周岁的，津贴为
     # 3万元", asked "我已经62岁了"), is the general rule that case overrides, when the question asks one thing and does
     # not name that fact's subject ("在职职工和不到75岁的退休人员")

@@ -59,6 +59,9 @@ QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月�
 # thing it is a case of (城市)
 # A name a document defines by listing its members ("一类城市是指北京、上海、广州、深圳"), up to the clause's end
 DEFINED_AS_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:是指|系指|指)(?P<members>[\u4e00-\u9fff]{2,8}(?:[、，,和及与][\u4e00-\u9fff]{2,8}){1,20})(?=[；;。]|$)")
+# … or by naming its members in a parenthesis after it ("中心城区（含清河区、湖滨区、高新区）", "远郊区县（包括北山县、临江县）")
+INCLUDES_ZH = re.compile(r"(?P<name>(?:(?!的)[\u4e00-\u9fff]){2,8})[（(](?:含|包括|包含)(?P<members>[\u4e00-\u9fff]{2,8}"
+                         r"(?:[、，,和及与][\u4e00-\u9fff]{2,8}){0,20})(?:等)?[)）]")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
@@ -149,6 +152,22 @@ NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "wi
 # English words that open a clause of condition or time ("If the tenant…", "When the lease renews", "Once approved")
 CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after", "before", "while", "since",
                      "because")
+# The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
+# question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
+# and the phrase none of its bigrams. A figure before or after it makes it a length ("工作满一年", "一年半") or an
+# ordinal ("第一次"), not a period. (English needs none: "weekly" is "week" differently derived, as cover reads words.)
+_NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
+_NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多|后|前|期|性|零)"
+PERIODS_ZH = (
+    ("〈每年〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?年度?|每个年度|全年|年度|一年(?:内|里|中)?|[/／]年)"
+                          + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每月〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?个?月|月度|按月|一个月|[/／]月)" + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每周〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?(?:周|个?星期)|一周|一个?星期|[/／]周)" + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每天〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?[天日]|按日|日均|一天(?:内|里)?|[/／]人?[天日])"
+                          + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每次〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?次|单次|一次|[/／]次)" + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每笔〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?笔|单笔|一笔|[/／]笔)" + _NOT_A_PERIOD_AFTER_ZH)),
+)
 QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
