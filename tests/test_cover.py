@@ -1295,6 +1295,9 @@ ALLOWANCE = ("# 城市低保实施细则\n\n## 第二章 保障标准\n\n**第�
              "**第十一条** 就业人员的工资性收入每人每月先扣减400元就业成本。\n\n**第十四条** 对特殊困难人员按月加发保障金：\n\n"
              "| 对象类别 | 中心城区每人每月加发 | 远郊区县每人每月加发 |\n|---|---|---|\n"
              "| 70周岁及以上老年人 | 216元 | 192元 |\n| 未满18周岁的未成年人 | 270元 | 240元 |\n")
+FINES = ("# Parking\n\n## 8. Citations and Fines\n\n8.1 Fines increase if a citation is not paid within 30 calendar days of "
+         "issue:\n\n| Code | Violation | Fine paid within 30 days | Fine after 30 days |\n|---|---|---|---|\n"
+         "| P-01 | No valid permit displayed | $45 | $70 |\n| P-04 | Fire lane or within 15 feet of a fire hydrant | $100 | $150 |\n")
 PLANS = ("# Protection plans\n\n| Device purchase price | 2-year plan | 3-year plan |\n|---|---|---|\n"
          "| Under $200 | $29 | $39 |\n| $200 to $499.99 | $59 | $79 |\n")
 
@@ -1326,6 +1329,11 @@ PLANS = ("# Protection plans\n\n| Device purchase price | 2-year plan | 3-year p
     # a place the question names is a member of the column's area, as the document's parenthesis defines it
     (ALLOWANCE, {"216元": ("70周岁及以上老年人", "中心城区每人每月加发")}, (),
      "我爸今年82岁，家住高新区，每个月能额外加发多少钱？", {"216元"}, set()),
+    # a column of names labels the rows though one name holds a figure of another kind (15 feet beside fines), and a
+    # header's own figure ("after 30 days") is no unit of the value
+    (FINES, {"$150": ("P-04 Fire lane or within 15 feet of a fire hydrant", "Fine after 30 days"),
+             "$100": ("P-04 Fire lane or within 15 feet of a fire hydrant", "Fine paid within 30 days")}, ("15 feet",),
+     "What is the fine for parking by a fire hydrant?", {"$100", "$150"}, set()),
     # a figure the question gives picks, among labels stating single figures of its kind, the one stating it
     (PLANS, {"$59": ("$200 to $499.99", "2-year plan"), "$79": ("$200 to $499.99", "3-year plan")}, (),
      "I paid $450 for my phone. What does two years of the plan cost?", {"$59"}, set()),

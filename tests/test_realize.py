@@ -149,6 +149,10 @@ def _cellfact(subject, predicate, value, quote):
      "Tier 2 — rate per CCF: $4.25."),
     ("q_protection_en.md", _cellfact("Standard", "Annual fee", "$45", "| Standard | $45 |"),
      "Standard — annual fee: $45 a year."),
+    # a row named by its first label, not by a word column carrying a figure no fact states (55°F)
+    ("q_protection_en.md", _cellfact("Emergency", "Response time", "4 hours",
+                                     "| Emergency | Gas leak, no heat when outside temperature is below 55°F | 4 hours |"),
+     "Emergency — response time: 4 hours."),
 ])
 def test_table_facts_read_like_the_table(name, fact, sentence):
     report, text = _own(name, [fact])

@@ -424,11 +424,15 @@ class Indexer:
         joined = f"{column}{short}" if short and zh else ""
         # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")
         topic = _caption_topic(caption) if zh and not short else ""
-        for predicate in dict.fromkeys(p for p in (joined, column, f"{column}{topic}" if topic else "") if p):
-            if not subject or subject == predicate:
-                return False
-            if self._keep_if_verified(key, cand, subject, predicate):
-                return True
+        # (the row's label cells together, else its first alone: a word column may hold a figure of its own, "No heat
+        # when it is below 55°F", that the row's first label does not)
+        first = table.rows[cell.row][table.row_header_col].text.strip() if table.label_cols else ""
+        for who in dict.fromkeys(w for w in (subject, first) if w):
+            for predicate in dict.fromkeys(p for p in (joined, column, f"{column}{topic}" if topic else "") if p):
+                if who == predicate:
+                    return False
+                if self._keep_if_verified(key, cand, who, predicate):
+                    return True
         return False
 
     def _from_item_head(self, key: str, cand: Candidate) -> bool:

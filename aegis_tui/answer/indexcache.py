@@ -56,7 +56,7 @@ FORMAT = 1
 # noun after it, "receive a 30% discount on …" → Low-income assistance | discount; 19: a column of ranges beside
 # values of another kind labels the rows, "Tier 3 16 to 30 CCF | Rate per CCF"; a header's parenthesis holding a
 # figure stays in the column's name, "Full-semester (15-week) courses")
-LABELS = 20
+LABELS = 21
 
 
 def default_cache_dir() -> Path:

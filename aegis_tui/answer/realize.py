@@ -101,6 +101,11 @@ _PER_UNIT = re.compile(r"\bper\s+(?!night|day|week|month|year|hour|annum)[A-Za-z
 def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     """A table fact as a person reads the table: 'Coastal hub — standard room: $210 a night.', '一线职工省外…为2600元。'."""
     row = cell["row_header"].strip()
+    subject = fv.fact.subject.strip()
+    if subject and subject != row and row.startswith(subject) and any(ch.isdigit() for ch in row[len(subject):]):
+        # a row's word column holding a figure of its own ("Emergency | Gas leak, no heat below 55°F"): the row is
+        # named by the label the fact gives, not by words carrying a number no fact states
+        row = subject
     column = header_name(cell.get("column_header", "")) if cell.get("column_header") else ""
     predicate, value = fv.fact.predicate.strip(), fv.fact.object_value.strip()
     if lang == "zh":

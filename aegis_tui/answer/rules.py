@@ -17,7 +17,7 @@ from ..text.lexicon import (
     PREDICATE_DIMENSIONS,
     is_change,
 )
-from ..text.quantity import Quantity, QuantityMatch, dimension_of, parse_quantity
+from ..text.quantity import Quantity, QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import one_range
 from .report import CheckResult
 
@@ -93,9 +93,26 @@ def value_in_source(ctx: FactContext) -> CheckResult:
                        f"{stated}")
 
 
+@lru_cache(maxsize=4096)
+def _measure_words(predicate: str) -> str:
+    """A predicate without the figures it states: "Fine after 30 days" names a fine, its days are a figure's own
+    unit (the case the fine is for), not the value's."""
+    for m in reversed(find_quantities(predicate)):
+        before = _BEFORE_A_FIGURE.sub("", predicate[:m.start])  # "within 30 days", "满30天": the figure's words
+        after = _AFTER_A_FIGURE.sub("", predicate[m.end:])
+        predicate = before + " " + after
+    return predicate
+
+
+# the words that make a figure in a predicate a case or a bound ("paid within 30 days", "after 30 days", "满30天后")
+_BEFORE_A_FIGURE = re.compile(r"(?:\b(?:within|after|before|over|under|above|below|than|for|of|up\s+to|at\s+least|"
+                              r"at\s+most|beyond|past|exceeding)|不?满|超过|不超过|未满)\s*$", re.IGNORECASE)
+_AFTER_A_FIGURE = re.compile(r"^\s*(?:以内|以上|以下|内|后|前)")
+
+
 def expected_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     """The first (longest) keyword of PREDICATE_DIMENSIONS in a predicate and the dimensions it allows."""
-    low = _folded_lower(predicate)
+    low = _folded_lower(_measure_words(predicate))
     for key in _PREDICATE_KEYS:
         if _names_key(low, key):
             dims = PREDICATE_DIMENSIONS[key]
@@ -110,7 +127,7 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
     want = expected_dimensions(predicate)
     if want is None:
         return None
-    low = _folded_lower(predicate)
+    low = _folded_lower(_measure_words(predicate))
     dims = list(want[1])
     for key in _PREDICATE_KEYS:
         if _names_key(low, key):

@@ -369,6 +369,15 @@ def _row_header_col(body: list[list[Cell]]) -> int:
     return 0
 
 
+def _wordy(text: str) -> bool:
+    """Whether a cell's text is words beyond its figures: two English words, or three Chinese characters."""
+    from .quantity import find_quantities
+
+    for m in reversed(find_quantities(text)):
+        text = text[:m.start] + " " + text[m.end:]
+    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 or len(re.findall(r"[\u4e00-\u9fff]", text)) >= 3
+
+
 def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
     """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
     $1,250"): no digits in any body cell, more than one distinct text, and a column with numbers after them. So is
@@ -379,20 +388,27 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
 
     width = max((len(r) for r in body), default=0)
     out: list[int] = []
+    def kinds(cols) -> set[str]:
+        return {m.quantity.dimension for r in body for c in cols if c < len(r)
+                for m in find_quantities(r[c].text)} - {"number"}
+
     for col in range(first + 1, width - 1):
         texts = [r[col].text for r in body if col < len(r) and r[col].text]
-        if not texts or len(set(texts)) < 2 or any(ch.isdigit() for t in texts for ch in t) and not all(
+        figured = [t for t in texts if any(ch.isdigit() for ch in t)]
+        # (a column of names, some with a figure of another kind in their words, "Fire lane or within 15 feet of a
+        # fire hydrant" beside fines, names its rows as well)
+        named = figured and len(figured) * 2 <= len(texts) and all(_wordy(t) for t in texts) \
+            and not kinds([col]) & kinds(range(col + 1, width))
+        if not texts or len(set(texts)) < 2 or figured and not named and not all(
                 interval(t) is not None for t in texts):
             break
         out.append(col)
-    ranged = [c for c in out if any(ch.isdigit() for r in body if c < len(r) for ch in r[c].text)]
+    ranged = [c for c in out if all(interval(r[c].text) is not None for r in body if c < len(r) and r[c].text)
+              and any(ch.isdigit() for r in body if c < len(r) for ch in r[c].text)]
     if ranged:
         # … only beside values of another kind: ranges of usage beside rates ("16 to 30 CCF | $5.64"); ranges beside
         # figures of their own kind are thresholds, the figures asked for ("| 货物 | 400万元以上 | 100万元至400万元 |",
         # "| 5万元以上（含） | 1万美元以上（含） |")
-        def kinds(cols) -> set[str]:
-            return {m.quantity.dimension for r in body for c in cols if c < len(r)
-                    for m in find_quantities(r[c].text)} - {"number"}
         bounds, values = kinds(ranged), kinds(range(first + len(out) + 1, width))
         if not bounds or not values or bounds & values:
             out = out[:out.index(ranged[0])]
