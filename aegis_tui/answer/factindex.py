@@ -50,9 +50,9 @@ from .verify import Tier1CodeVerifier
 LABEL_MAX_TOKENS = 64
 # a caption joined to a column header as its predicate (省外 + 疗休养补助标准) must stay a short phrase
 SHORT_CAPTION = 16
-# the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
 # the link between a measure and its value in a Chinese clause ("城市低保标准为每人每月")
 _SIBLING_LINK = re.compile(r"为|是|按|不超过|不得超过|不高于|不低于")
+# the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
 _LINK = re.compile(r"(?:[为是达]|不超过|不高于|\s+(?:is|are|of|at|to|be))\s*$", re.IGNORECASE)
 
 

@@ -55,7 +55,10 @@ FORMAT = 1
 # 18: an English clause's run-in title scopes it, "7.1 Low-income assistance. …"; a value an article introduces is the
 # noun after it, "receive a 30% discount on …" → Low-income assistance | discount; 19: a column of ranges beside
 # values of another kind labels the rows, "Tier 3 16 to 30 CCF | Rate per CCF"; a header's parenthesis holding a
-# figure stays in the column's name, "Full-semester (15-week) courses")
+# figure stays in the column's name, "Full-semester (15-week) courses"; 20: sibling list items share their measure,
+# "- 中心城区（含…）城市低保标准为每人每月1,080元"; 21: a column of names holding a figure of another kind labels the
+# rows, "Fire lane or within 15 feet of a fire hydrant", and a predicate's own figure is no unit of the value,
+# "Fine after 30 days")
 LABELS = 21
 
 

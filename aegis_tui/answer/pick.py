@@ -86,8 +86,8 @@ def _stemmed(text: str) -> set[str]:
     from .relevance import _WORD, terms
 
     out = set()
-    # the period a measure is counted over is one term however worded (一年 ~ 每年 ~ 年度; a year ~ annual), and the
-    # phrase none of its words
+    # the period a Chinese measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次), and
+    # the phrase none of its bigrams
     for name, pattern in PERIODS_ZH:
         text, found = pattern.subn(" ", text)
         if found:
@@ -591,7 +591,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # 2-year plan" beside "… 3-year plan", asked "two years of VoltCare+"), a label stating another figure of it
     # is another case, when some label states the question's
     figures = {k: _label_figures(label) for k, label in cases.items() if k in named}
-    stated = {q for q in _label_figures(blanked)}
+    stated = _label_figures(blanked)
     if stated and any(figures[k] & stated for k in figures):
         kinds = {q[:2] for q in stated}
         unmet |= {k for k, fs in figures.items() if not fs & stated and any(f[:2] in kinds for f in fs)}

@@ -380,7 +380,9 @@ def _wordy(text: str) -> bool:
 
 def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
     """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
-    $1,250"): no digits in any body cell, more than one distinct text, and a column with numbers after them. So is
+    $1,250"): no digits in any body cell (or in at most half, as words of a name holding a figure of another kind than
+    the values': "Fire lane or within 15 feet of a fire hydrant | $100"), more than one distinct text, and a column
+    with numbers after them. So is
     a column of ranges, each the case its row's values hold for ("Tier 3 | 16 to 30 CCF | $5.64"): a bound is no
     figure of its own."""
     from .quantity import find_quantities
@@ -388,6 +390,7 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
 
     width = max((len(r) for r in body), default=0)
     out: list[int] = []
+
     def kinds(cols) -> set[str]:
         return {m.quantity.dimension for r in body for c in cols if c < len(r)
                 for m in find_quantities(r[c].text)} - {"number"}
