@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .lexicon import NOT_IN_TITLE_EN, NOT_LAST_IN_TITLE_EN, is_cjk
+from .lexicon import CJK, NOT_IN_TITLE_EN, NOT_LAST_IN_TITLE_EN, is_cjk
 from .structure import Block, Cell, Heading, Structure, Table
 
 # ---- line patterns ------------------------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def _wordy(text: str) -> bool:
 
     for m in reversed(find_quantities(text)):
         text = text[:m.start] + " " + text[m.end:]
-    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 or len(re.findall(r"[\u4e00-\u9fff]", text)) >= 3
+    return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 or len(CJK.findall(text)) >= 3
 
 
 def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
