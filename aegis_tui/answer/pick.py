@@ -720,10 +720,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a part asking a kind of quantity no chosen fact gives ("生育保险能报多少钱" beside the days of leave chosen) is
     # answered by a held case's value of that kind: the question's figure singled that case out
     for part in question_parts(question) if meeting and chosen else ():
-        dims = asked_dimensions(part)
-        if dims and not any(dimension_of(by_key[k].fact.object_value) in dims for k in chosen):
+        wants = asked_dimensions(part)  # (the question's dims stay for the reasons below)
+        if wants and not any(dimension_of(by_key[k].fact.object_value) in wants for k in chosen):
             chosen += [k for k in sorted(meeting & named) if k not in chosen
-                       and dimension_of(by_key[k].fact.object_value) in dims]
+                       and dimension_of(by_key[k].fact.object_value) in wants]
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
 
     def share(words) -> float:
