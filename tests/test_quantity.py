@@ -1,12 +1,19 @@
 """Quantities: bilingual parsing, equality by normalised value and unit, and finding them in running text."""
 
+import re
 import time
 from decimal import Decimal
 
 import pytest
 
 from aegis_tui.samples import sample_path
-from aegis_tui.text.quantity import Quantity, chinese_to_decimal, find_quantities, parse_quantity
+from aegis_tui.text.quantity import (
+    Quantity,
+    chinese_to_decimal,
+    find_quantities,
+    parse_quantity,
+    without_figures,
+)
 
 PARSE = [
     ("300元", "300", "CNY", "money"),  # Arabic + yuan
@@ -182,3 +189,12 @@ def test_a_period_per_occasion_is_the_period():
 def test_physical_measures_have_units_and_dimensions_of_their_own(text, value, unit, dim):
     [m] = find_quantities(f"面积 {text} 以内" if not text.isascii() else f"up to {text} a month")
     assert (m.text, m.quantity.value, m.quantity.unit, m.quantity.dimension) == (text, Decimal(value), unit, dim)
+
+
+def test_without_figures_blanks_each_figure_and_its_bound_words():
+    assert without_figures("Fine after 30 days") == "Fine after  "
+    assert without_figures("每人每月1,080元，另加50元") == "每人每月 ，另加 "
+    bound = re.compile(r"\b(?:after|within)\s*$|满\s*$"), re.compile(r"^\s*(?:后|内)")
+    assert without_figures("Fine after 30 days", *bound).split() == ["Fine"]
+    assert without_figures("满30天后补助", *bound).strip() == "补助"
+    assert without_figures("no figures here") == "no figures here"

@@ -121,6 +121,9 @@ class FactIndex:
         self.cache = cache                      # IndexCache or None (in memory only)
         self.verifier = Tier1CodeVerifier(document)
         self.candidates: dict[str, Candidate] = {candidate_key(c): c for c in document_candidates(document)}
+        self.by_head: dict[str, list[Candidate]] = {}  # the candidates under each heading, in document order
+        for c in self.candidates.values():
+            self.by_head.setdefault(c.head, []).append(c)
         self.facts: dict[str, IndexedFact] = {}
         self.rejected: dict[str, Rejection] = {}
         self.loaded = 0                          # facts that came from the cache and re-verified
@@ -499,9 +502,13 @@ class Indexer:
         own = words_before(cand)
         if not own or not cand.head or not CJK.search(own):
             return False
-        siblings = [w for c in self.index.candidates.values()
-                    if c.head == cand.head and c.offset != cand.offset and (w := words_before(c))]
-        if not siblings or len(siblings) > 12:
+        siblings: list[str] = []
+        for c in self.index.by_head.get(cand.head, ()):
+            if c.offset != cand.offset and (w := words_before(c)):
+                siblings.append(w)
+                if len(siblings) > 12:  # (a long list is no set of siblings; stop reading it)
+                    return False
+        if not siblings:
             return False
         shared = own
         for w in siblings:

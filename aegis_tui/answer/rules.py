@@ -17,7 +17,13 @@ from ..text.lexicon import (
     PREDICATE_DIMENSIONS,
     is_change,
 )
-from ..text.quantity import Quantity, QuantityMatch, dimension_of, find_quantities, parse_quantity
+from ..text.quantity import (
+    Quantity,
+    QuantityMatch,
+    dimension_of,
+    parse_quantity,
+    without_figures,
+)
 from ..text.ranges import one_range
 from .report import CheckResult
 
@@ -97,11 +103,8 @@ def value_in_source(ctx: FactContext) -> CheckResult:
 def _measure_words(predicate: str) -> str:
     """A predicate without the figures it states: "Fine after 30 days" names a fine, its days are a figure's own
     unit (the case the fine is for), not the value's."""
-    for m in reversed(find_quantities(predicate)):
-        before = _BEFORE_A_FIGURE.sub("", predicate[:m.start])  # "within 30 days", "满30天": the figure's words
-        after = _AFTER_A_FIGURE.sub("", predicate[m.end:])
-        predicate = before + " " + after
-    return predicate
+    # "within 30 days", "满30天后": the figure's own words go with it
+    return without_figures(predicate, _BEFORE_A_FIGURE, _AFTER_A_FIGURE)
 
 
 # the words that make a figure in a predicate a case or a bound ("paid within 30 days", "after 30 days", "满30天后")

@@ -371,10 +371,9 @@ def _row_header_col(body: list[list[Cell]]) -> int:
 
 def _wordy(text: str) -> bool:
     """Whether a cell's text is words beyond its figures: two English words, or three Chinese characters."""
-    from .quantity import find_quantities
+    from .quantity import without_figures
 
-    for m in reversed(find_quantities(text)):
-        text = text[:m.start] + " " + text[m.end:]
+    text = without_figures(text)
     return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 or len(CJK.findall(text)) >= 3
 
 

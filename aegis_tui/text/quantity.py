@@ -365,6 +365,19 @@ def find_quantities(text: str) -> list[QuantityMatch]:
     return _find(text)
 
 
+def without_figures(text: str, before: re.Pattern | None = None, after: re.Pattern | None = None) -> str:
+    """TEXT with each quantity blanked to a space, and with it the words BEFORE and AFTER match next to it (a
+    figure's own bound words, "within 30 days", "满30天后"): what the text says beside its figures."""
+    for m in reversed(find_quantities(text)):
+        head, tail = text[:m.start], text[m.end:]
+        if before is not None:
+            head = before.sub("", head)
+        if after is not None:
+            tail = after.sub("", tail)
+        text = head + " " + tail
+    return text
+
+
 @lru_cache(maxsize=8192)
 def _find_short(text: str) -> tuple[QuantityMatch, ...]:
     return tuple(_find(text))
