@@ -1367,7 +1367,7 @@ def test_the_period_a_measure_is_counted_over_is_one_word_however_worded(questio
     ("一个月租金是多少", "〈每月〉"), ("200元/天", "〈每天〉"), ("单次不得超过5天", "〈每次〉"), ("每笔罚多少", "〈每笔〉"),
     # a length or an ordinal is no period
     ("工作满一年的", None), ("入职才一年半", None), ("第一次买房", None), ("一次性给付", None), ("上年度职工平均工资", None),
-    ("连续工作十一个月", None), ("3天", None),
+    ("连续工作十一个月", None), ("3天", None), ("领失业金的头一年", None),
 ])
 def test_a_period_is_read_however_worded_and_a_length_is_not_one(text, period):
     from aegis_tui.answer.pick import _stemmed
@@ -1385,3 +1385,38 @@ def test_what_the_question_asks_a_measure_of_is_named_by_the_same_word_different
     facts = [f for f in index.facts.values() if f.fact.object_value == "$75"]
     # "grad" is the document's "graduate", as cover reads it: the fact for graduate applicants is about it
     assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
+
+
+BENEFIT_TERMS = ("# 失业保险金\n\n## 第三章 领取期限\n\n第十条 失业保险金的领取期限，根据失业人员失业前累计缴费时间确定，具体如下"
+                 "表：\n\n| 累计缴费时间 | 最长领取期限 |\n| --- | --- |\n| 满5年不满6年 | 13个月 |\n"
+                 "| 满6年不满7年 | 14个月 |\n| 满7年不满8年 | 15个月 |\n\n第十一条 重新就业后再次失业的，领取期限可以与前次"
+                 "失业应当领取而尚未领取的期限合并计算，但合并后最长不得超过24个月。\n\n## 附件 失业保险待遇办理时限一览表\n\n"
+                 "| 事项 | 办理渠道 | 承诺办结时限 |\n| --- | --- | --- |\n| 失业保险金申领 | 网上平台、经办窗口 | 10个工作日 |\n"
+                 "| 失业保险关系转移 | 网上平台、经办窗口 | 15个工作日 |\n\n## 第六章 职业培训补贴\n\n第二十条 失业人员取得"
+                 "相应证书的，按下表给予职业培训补贴：\n\n| 取得证书类别 | 补贴标准（元/人） | 最低培训课时 |\n| --- | --- | --- |\n"
+                 "| 初级工（五级）职业技能等级证书 | 1,200元 | 90课时 |\n| 中级工（四级）职业技能等级证书 | 1,800元 | 120课时 |\n")
+
+
+@pytest.mark.parametrize("question, value", [
+    # 最长 is the most the question asks (最多); the caption's topic (失业保险金的领取期限) says what the column measures,
+    # so a timetable naming 失业保险金 in its rows does not answer beside it
+    ("我在公司交了6年半的失业保险，这次公司裁员把我辞退了，失业金最多能领几个月？", "14个月"),
+    # "120课时" is a count of class hours though its row holds 元: no money
+    ("我领失业金期间去培训，考下了四级的职业技能等级证书，能给多少培训补贴？", "1,800元"),
+])
+def test_a_longest_period_and_a_number_s_own_unit_answer_as_asked(question, value):
+    doc = Document.from_text(BENEFIT_TERMS, "benefit.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    picked, reasons = chosen_values(question, doc, index)
+    assert picked == {value}, reasons
+
+
+@pytest.mark.parametrize("text, ends", [
+    ("最长领取期限", {"most"}), ("最多能领几个月", {"most"}), ("what's the longest trip he can take", {"most"}),
+    ("最短租期", {"least"}), ("the shortest notice", {"least"}), ("领取期限", set()),
+])
+def test_the_longest_is_the_most_and_the_shortest_the_least(text, ends):
+    from aegis_tui.answer.pick import _ends
+
+    assert _ends(text) == ends

@@ -426,7 +426,7 @@ class Indexer:
         short = short_title(caption, SHORT_CAPTION) if not (zh and _SEE_TABLE.search(caption)) else ""
         joined = f"{column}{short}" if short and zh else ""
         # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")
-        topic = _caption_topic(caption) if zh and not short else ""
+        topic = caption_topic(caption) if zh and not short else ""
         # (the row's label cells together, else its first alone: a word column may hold a figure of its own, "No heat
         # when it is below 55°F", that the row's first label does not)
         first = table.rows[cell.row][table.row_header_col].text.strip() if table.label_cols else ""
@@ -695,7 +695,7 @@ class Indexer:
         # an item that opens with a condition of its own ("1. 妊娠不满12周的，定额支付500元") is about that case
         if _CONDITION_ZH.match(_NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1)):
             return False
-        topic = _caption_topic(head.rstrip("：:"))
+        topic = caption_topic(head.rstrip("：:"))
         topic = topic.rsplit("的", 1)[-1].strip()
         # an item that is a clause of its own ("在…住院的，报销比例为") labels itself: not a bare name
         if len(topic) < 2 or not _says_something(topic) or len(name) > 20 or any(ch.isdigit() for ch in name) \
@@ -723,7 +723,7 @@ class Indexer:
         words = _LINK.sub("", _BOUND_OPENER.sub("", m.group("p").strip())).strip()
         # the lead-in: the sentence before the item, and the tiers before this one
         head = _NUMBERING.sub("", lead[: len(lead) - len(item)].split("。")[-1], count=1) + item[: m.start()]
-        topic = _caption_topic(head)
+        topic = caption_topic(head)
         dim = dimension_of(cand.value)
         measure = next((k for k in _MEASURE_WORDS if k in head and dim in PREDICATE_DIMENSIONS[k]), "")
         named = words if words and any(k in words for k in _MEASURE_WORDS) else ""
@@ -1143,12 +1143,14 @@ _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 
 
-def _caption_topic(caption: str) -> str:
+def caption_topic(caption: str, *, whole_clause: bool = False) -> str:
     """What a caption sentence is about: its first clause up to its verb ("赔付比例按医院等级…确定" → 赔付比例),
-    when that is a short phrase without numbers; else ""."""
-    first = re.split(r"[，,；;：:。]", caption, maxsplit=1)[0].strip()
+    when that is a short phrase without numbers; else "". With whole_clause, a first clause with no verb, followed by
+    more of the sentence, is the topic whole ("失业保险金的领取期限，根据…确定，具体如下表")."""
+    first, *rest = re.split(r"[，,；;：:。]", caption, maxsplit=1)
+    first = first.strip()
     m = _TOPIC_END.search(first)
-    topic = first[: m.start()].strip() if m else ""
+    topic = first[: m.start()].strip() if m else first if whole_clause and rest and rest[0].strip() else ""
     return topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
 
 

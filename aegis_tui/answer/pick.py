@@ -21,6 +21,7 @@ from ..text.lexicon import (
     BOUND_MOST,
     CATCH_ALL,
     CJK,
+    CJK_RANGE,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
     FUNCTION_ZH,
@@ -38,7 +39,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets
-from .factindex import IndexedFact
+from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import asked_dimensions, asked_predicates, key_offset, predicate_asked, question_parts
@@ -252,10 +253,17 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         # … but a sentence's clause pointing to the table says what its values are ("…政策范围内费用，起付线以上部分按
         # 下表比例支付"), when their column's header does not ("职工医保（退休）"; not "职工医保支付比例")
         add(last, SECTION_WEIGHT)
+    if caption and TABLE_POINTER.search(caption) and (topic := caption_topic(caption, whole_clause=True)):
+        # … and the sentence's topic says what they measure ("失业保险金的领取期限，根据…确定，具体如下表")
+        add(topic, SECTION_WEIGHT)
     add(f.section, SECTION_WEIGHT)
     spelled, shortened = spelled or {}, shortened or {}
     return (_spelled_out(what, spelled, shortened),
             _spelled_out(_stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact)), spelled, shortened))
+
+
+# the Chinese word right after a bare number, when it is no bound or link ("以上", "至", "的") but the number's own unit
+_GLUED_UNIT_ZH = re.compile(rf"(?![以及至到或和的内后前多余左])[{CJK_RANGE}]{{1,2}}")
 
 
 def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
@@ -264,6 +272,10 @@ def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
     dim = dimension_of(f.fact.object_value)
     if dim not in ("number", None):
         return dim in dims
+    at = value_at(f.fact)
+    if at >= 0 and (glued := _GLUED_UNIT_ZH.match(f.fact.source_text, at + len(f.fact.object_value))):
+        # a word glued to the number is its unit ("120课时" in a row beside "1,800元"): it alone says what it counts
+        return any(UNIT_MARKS[d].search(glued.group()) for d in dims if d in UNIT_MARKS)
     said = f"{f.fact.subject} {f.fact.predicate} {f.fact.source_text}"
     return any(UNIT_MARKS[d].search(said) for d in dims if d in UNIT_MARKS)
 

@@ -101,11 +101,12 @@ ASKED_DIMENSIONS = (
                           re.IGNORECASE)),
     ("volume", re.compile(r"多少(?:立方米?|方水|升)|\bhow\s+many\s+(?:gallons|litres|liters|cubic|ccf)\b", re.IGNORECASE)),
 )
-# Which end of a range a word names: the most (最多, maximum, capped) or the least (最低, minimum, at least)
-BOUND_MOST = re.compile(r"最多|最高|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|up\s+to|capped|ceiling|no\s+more\s+than)\b",
-                        re.IGNORECASE)
-BOUND_LEAST = re.compile(r"最少|最低|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|floor|no\s+less\s+than)\b",
-                         re.IGNORECASE)
+# Which end of a range a word names: the most (最多, maximum, capped; 最长, the longest period) or the least (最低,
+# minimum, at least; 最短)
+BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|up\s+to|"
+                        r"capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
+BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|floor|"
+                         r"no\s+less\s+than)\b", re.IGNORECASE)
 # Where a question lists the things it asks about ("X, Y and Z", "甲、乙和丙"): not a comma between clauses ("If we
 # leave early, what …", "请一位副教授来参加评审会，…")
 QUESTION_ITEMS = re.compile(r"、|以及|[和及与]|\s+(?:and|or)\s+|,\s+(?=[^,?]*\s(?:and|or)\s)")
@@ -155,8 +156,8 @@ CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
 # question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
 # and the phrase none of its bigrams. A figure before or after it makes it a length ("工作满一年", "一年半") or an
-# ordinal ("第一次"), not a period. (English needs none: "weekly" is "week" differently derived, as cover reads words.)
-_NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
+# ordinal ("第一次", "头一年"), not a period. (English needs none: "weekly" is "week" differently derived, as cover reads words.)
+_NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第头近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
 _NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多|后|前|期|性|零)"
 PERIODS_ZH = (
     ("〈每年〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?年度?|每个年度|全年|年度|一年(?:内|里|中)?|[/／]年)"
