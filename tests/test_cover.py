@@ -1420,3 +1420,24 @@ def test_the_longest_is_the_most_and_the_shortest_the_least(text, ends):
     from aegis_tui.answer.pick import _ends
 
     assert _ends(text) == ends
+
+
+LIBRARY = ("# Card types and borrowing limits\n\n| Card type | Who qualifies | Items out at one time | Active holds | "
+           "Annual fee |\n|---|---|---|---|---|\n| Youth | Ages 8–12 | 25 | 10 | Free |\n| Adult | Ages 18–64 | 60 | 25 | "
+           "Free |\n| Golden | Age 65 and over | 60 | 30 | Free |\n| Educator | Teachers and childcare providers in the "
+           "district | 100 | 40 | Free |\n| Visitor | Short-term visitors (valid 3 months) | 5 | 2 | $10 |\n")
+
+
+def test_a_column_of_cases_some_ranges_some_names_labels_the_rows():
+    doc = Document.from_text(LIBRARY, "library.md")
+    [table] = doc.structure.tables
+    assert table.label_cols == (1,)
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    # the ages are the rows' cases, no values of their own
+    assert {f.fact.object_value for f in index.facts.values()} == {"25", "10", "60", "30", "100", "40", "5", "2", "$10"}
+    # the figure the question gives picks the row whose case holds it
+    found, reasons = cover("I'm 70 and about to sign up for a library card. How many active holds can I have?", doc,
+                           list(index.facts.values()), {})
+    assert [index.facts[k].fact.subject for k in found] == ["Golden Age 65 and over"], reasons
+    assert [index.facts[k].fact.object_value for k in found] == ["30"]

@@ -58,8 +58,9 @@ FORMAT = 1
 # figure stays in the column's name, "Full-semester (15-week) courses"; 20: sibling list items share their measure,
 # "- 中心城区（含…）城市低保标准为每人每月1,080元"; 21: a column of names holding a figure of another kind labels the
 # rows, "Fire lane or within 15 feet of a fire hydrant", and a predicate's own figure is no unit of the value,
-# "Fine after 30 days")
-LABELS = 21
+# "Fine after 30 days"; 22: a column of cases, some ranges and some names, labels the rows, "Ages 8–12", "Age 65 and
+# over", "Teachers and childcare providers in the district")
+LABELS = 22
 
 
 def default_cache_dir() -> Path:

@@ -399,7 +399,10 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
         figured = [t for t in texts if any(ch.isdigit() for ch in t)]
         # (a column of names, some with a figure of another kind in their words, "Fire lane or within 15 feet of a
         # fire hydrant" beside fines, names its rows as well)
-        named = figured and len(figured) * 2 <= len(texts) and all(_wordy(t) for t in texts) \
+        # (… or a column of cases, some as ranges and some as names: "Ages 8–12", "Age 65 and over", "Teachers and
+        # childcare providers"; the names holding figures at most half)
+        loose = [t for t in figured if interval(t) is None]
+        named = figured and len(loose) * 2 <= len(texts) and all(_wordy(t) or interval(t) is not None for t in texts) \
             and not kinds([col]) & kinds(range(col + 1, width))
         if not texts or len(set(texts)) < 2 or figured and not named and not all(
                 interval(t) is not None for t in texts):
