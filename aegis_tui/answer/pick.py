@@ -26,6 +26,7 @@ from ..text.lexicon import (
     DEFINED_AS_ZH,
     FUNCTION_ZH,
     INCLUDES_ZH,
+    NEGATED_EN,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
     PERIODS_ZH,
@@ -81,6 +82,9 @@ LISTING = 3
 _PARTS_OF_WORD = re.compile(r"[-'’]")
 
 
+NEGATED = "no_"  # the mark of a negated English term ("no_contract")
+
+
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
     pocket as a question writes it), without filler words, lightly stemmed; and the periods it counts over."""
@@ -99,6 +103,10 @@ def _stemmed(text: str) -> set[str]:
                 out.add(t)
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
                 out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
+    # a negated word is another term: "no contract" is the case without one
+    for m in NEGATED_EN.finditer(text):
+        out.add(NEGATED + stem(m.group(1).lower()))
+    text = NEGATED_EN.sub(" ", text)
     for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
         parts = _PARTS_OF_WORD.split(word.lower())
         # a filler word standing alone ("how long") says nothing; inside a compound ("long-term") it tells it apart
@@ -245,6 +253,8 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     offset = key_offset(f.key)
     found = doc.structure.cell_at(offset) if offset is not None else None
     caption = title_of(found[0].caption) if found is not None else ""
+    if found is not None:
+        add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
     if short_title(caption, MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
@@ -507,6 +517,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     for a, b in bound_numbers(question):
         blanked = blanked[:a] + " " * (b - a) + blanked[b:]
     wanted = _stemmed(blanked)
+    # (a negated word the document never negates is asked as the word: "without a prescription", "prescription
+    # required")
+    wanted |= {t[len(NEGATED):] for t in wanted if t.startswith(NEGATED) and t not in df}
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
     # differently derived; one letter apart other than a final e, or a party's ending, they are different words

@@ -153,6 +153,11 @@ NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "wi
 # English words that open a clause of condition or time ("If the tenant…", "When the lease renews", "Once approved")
 CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after", "before", "while", "since",
                      "because")
+# An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
+# than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
+# than", "no later than")
+NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
+                        r"(?!(?:more|less|later|earlier|fewer|longer|sooner|than)\b)([a-z][a-z'’]+)", re.IGNORECASE)
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
 # question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
 # and the phrase none of its bigrams. A figure before or after it makes it a length ("工作满一年", "一年半") or an
