@@ -290,6 +290,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
 @pytest.mark.parametrize("question, dims", [
     ("出差回来以后，多少天之内必须报销？", {"time"}),
     ("履约保证金要交多少比例？", {"percent"}),
+    ("首套房用公积金贷25年，现在年利率是多少？", {"percent"}),  # a 率 asks a share: not the 46.64元 repaid a month
+    ("生育保险单位缴费费率是多少？", {"percent"}),
     ("累计应付到合同金额的多少？", {"percent"}),
     ("门诊一年最多能报多少钱？报销比例是多少？", {"money", "percent"}),  # a 6个月 time limit answers neither
     ("起付线和报销比例是多少？", None),   # the ratio is one of two things the part asks

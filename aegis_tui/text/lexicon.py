@@ -83,7 +83,8 @@ ASKED_DIMENSIONS = (
                         r"years|hours))\b", re.IGNORECASE)),
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
     # (not "起付线和报销比例是多少")
-    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*比例(?:是|为|有)?多少|几成|几折|的多少(?=[？?。]|$)|"
+    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*(?:比例|[利费税比]率)(?:是|为|有)?多少|几成|几折|"
+                           r"的多少(?=[？?。]|$)|"
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
     # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
