@@ -1473,3 +1473,16 @@ def test_a_negated_english_word_is_a_term_of_its_own(text, negated, plain):
     terms = _stemmed(text)
     assert {t for t in terms if t.startswith("no_")} == ({negated} if negated else set())
     assert (plain in terms) == (negated is None and plain is not None)
+
+
+@pytest.mark.parametrize("caption, topic", [
+    ("失业保险金的领取期限，根据失业人员失业前累计缴费时间确定，具体如下表", "失业保险金的领取期限"),
+    ("公积金贷款额度不得超过下表所列最高限额", "公积金贷款额度"),   # the clause bounds what it is about
+    ("购房首付款比例不得低于下表规定", "购房首付款比例"),
+    ("赔付比例按医院等级确定", "赔付比例"),
+    ("自2024年1月1日起，按下表标准执行", ""),   # a date is no topic
+])
+def test_a_caption_sentence_is_about_its_first_clause_s_topic(caption, topic):
+    from aegis_tui.answer.factindex import caption_topic
+
+    assert caption_topic(caption, whole_clause=True) == topic

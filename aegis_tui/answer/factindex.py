@@ -1141,16 +1141,24 @@ _SEE_TABLE = re.compile(r"见下表|详见|按下表|如下表")
 _NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四五六七八九十百千万]+)[^，,；;。、\d]{0,4}$")
 _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
+_BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
 
 
 def caption_topic(caption: str, *, whole_clause: bool = False) -> str:
     """What a caption sentence is about: its first clause up to its verb ("赔付比例按医院等级…确定" → 赔付比例),
     when that is a short phrase without numbers; else "". With whole_clause, a first clause with no verb, followed by
-    more of the sentence, is the topic whole ("失业保险金的领取期限，根据…确定，具体如下表")."""
+    more of the sentence, is the topic whole ("失业保险金的领取期限，根据…确定，具体如下表"), and a clause setting a bound
+    is about what it bounds ("公积金贷款额度不得超过下表所列最高限额")."""
     first, *rest = re.split(r"[，,；;：:。]", caption, maxsplit=1)
     first = first.strip()
     m = _TOPIC_END.search(first)
-    topic = first[: m.start()].strip() if m else first if whole_clause and rest and rest[0].strip() else ""
+    if whole_clause:
+        # (… or up to the bound it sets: "公积金贷款额度不得超过下表所列最高限额")
+        m = min((x for x in (m, _BOUND_VERB.search(first)) if x), key=lambda x: x.start(), default=None)
+        topic = first[: m.start()] if m else first if rest and rest[0].strip() else ""
+    else:
+        topic = first[: m.start()] if m else ""
+    topic = topic.strip()
     return topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
 
 

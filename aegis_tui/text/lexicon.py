@@ -175,7 +175,7 @@ PERIODS_ZH = (
     ("〈每次〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?次|单次|一次|[/／]次)" + _NOT_A_PERIOD_AFTER_ZH)),
     ("〈每笔〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?笔|单笔|一笔|[/／]笔)" + _NOT_A_PERIOD_AFTER_ZH)),
 )
-QUERY_STOP_ZH = frozenset("的是在为了") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
+QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")  # (第: an ordinal's mark, no word)
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.
