@@ -1486,3 +1486,15 @@ def test_a_caption_sentence_is_about_its_first_clause_s_topic(caption, topic):
     from aegis_tui.answer.factindex import caption_topic
 
     assert caption_topic(caption, whole_clause=True) == topic
+
+
+@pytest.mark.parametrize("label, question, held", [
+    ("Toddler 18 to 35 months", "My son is 20 months old", True),
+    ("Preschool 36 to 47 months", "My son is 20 months old", False),  # 36 is months too, not 36 days
+    ("15至20万元", "合同金额18万元", True),
+    ("15至20万元", "合同金额16元", False),
+])
+def test_a_range_s_bare_first_end_is_in_its_second_end_s_unit(label, question, held):
+    from aegis_tui.text.ranges import meets
+
+    assert meets(label, question) is held

@@ -177,6 +177,10 @@ def interval(label: str) -> Interval | None:
     if low is None and high is None:
         if m := _BETWEEN.search(text):
             (a, ua), (b, ub) = _figure(m, 0), _figure(m, 1)
+            if not ua and ub:
+                # "36 to 47 months", "15至20万元": the first end is in the second's unit, converted alike
+                value = _number(m.group(2)) * _MULTIPLIERS.get((m.group(3) or "").lower(), 1.0)
+                a, ua = (value, m.group(5)) if m.group(5) else _normal(value, m.group(8) or "")
             unit = ub or ua
             if (ua and ua != unit) or a >= b:
                 return None
