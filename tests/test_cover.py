@@ -1498,3 +1498,22 @@ def test_a_range_s_bare_first_end_is_in_its_second_end_s_unit(label, question, h
     from aegis_tui.text.ranges import meets
 
     assert meets(label, question) is held
+
+
+BENEFITS_ZH = Document.from_text(
+    "# 失业保险待遇\n\n## 第五章 医疗补助与死亡待遇\n\n第十九条 失业人员在领取失业保险金期间死亡的，由其遗属向经办机构申领下列"
+    "待遇：\n\n- 一次性丧葬补助金8,000元；\n- 由其供养的配偶、直系亲属一次性抚恤金。\n\n## 第六章 职业培训补贴\n\n第二十条 "
+    "重点群体人员在培训期间，按每人每天40元给予生活费补贴。\n\n第二十一条 支付方式如下：\n\n- 合同签订后预付合同金额的30%；\n",
+    "benefits.md")
+
+
+@pytest.mark.parametrize("value, label", [
+    # a list item that is its value's name: the name is the predicate, the lead-in's condition the subject
+    ("8,000元", ("失业人员在领取失业保险金期间死亡的", "一次性丧葬补助金")),
+    # paid to whom during a time, "在…期间": who is the subject, what is paid the predicate
+    ("40元", ("重点群体人员", "生活费补贴")),
+    # "预付合同金额的" 30% names a share of something, no value's name
+    ("30%", None),
+])
+def test_a_chinese_item_naming_its_value_and_a_payment_during_a_time_label_without_the_model(value, label):
+    assert structure_label(BENEFITS_ZH, value) == label

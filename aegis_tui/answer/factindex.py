@@ -398,7 +398,7 @@ class Indexer:
                 return True
             # (a lead-in sentence naming the measure before its colon is not an item's name: it goes first)
             return self._from_bracket(key, cand) or plain and self._from_lead_in(key, cand) \
-                or self._from_item_head(key, cand) or self._from_siblings(key, cand) \
+                or self._from_item_head(key, cand) or self._from_siblings(key, cand) or self._from_item_noun(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
                 or self._from_paid_as(key, cand) or self._from_article_noun(key, cand) \
                 or plain and (self._from_clause(key, cand) or self._from_condition(key, cand)
@@ -853,12 +853,34 @@ class Indexer:
         *earlier, own = re.split(r"[，,；;。：:]", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))
         who = own.split("按", 1)[0].strip() if "按" in own else ""
         if not who or any(ch.isdigit() for ch in who) or who[0] in CONDITION_OPENERS_ZH:
-            who = earlier[-1].strip() if earlier and earlier[-1].strip().endswith("的") else ""
+            before = earlier[-1].strip() if earlier else ""
+            # (a condition, "被保险人住院治疗的", or who during what, "重点群体人员在培训期间": who)
+            during = _WHO_DURING.match(before)
+            who = before if before.endswith("的") else during.group("who") if during else ""
         predicate = m.group("what").strip()
         if not _says_something(who) or not _says_something(predicate) or len(who) > 30 \
                 or any(ch.isdigit() for ch in who) or who in predicate or predicate in who:
             return False
         return self._keep_if_verified(key, cand, who, predicate)
+
+    def _from_item_noun(self, key: str, cand: Candidate) -> bool:
+        """A Chinese list item that is its value's name and the value ("- 一次性丧葬补助金8,000元；") under a lead-in
+        ("失业人员在领取失业保险金期间死亡的，由其遗属向经办机构申领下列待遇："): the name is the predicate; the lead-in's
+        opening condition, else its topic, the subject. Kept only if that label verifies."""
+        if cand.cell or cand.lead is None or not cand.head or not LIST_ITEM.match(cand.lead) \
+                or cand.quote.count(cand.value) != 1 or _CLAUSE_END.split(cand.after, maxsplit=1)[0].strip():
+            return False
+        name = LIST_ITEM.sub("", cand.lead, count=1).strip()
+        if not CJK.search(name) or len(name) > 16 or any(ch.isdigit() for ch in name) \
+                or any(p in name for p in "，,；;：:、") or _TOPIC_END.search(name) or name.endswith("的") \
+                or not _says_something(name):  # (not "预付合同金额的" 30%: a share of what it names)
+            return False
+        head = _NUMBERING.sub("", LIST_ITEM.sub("", cand.head, count=1).strip(), count=1).strip().rstrip("：:")
+        opening = re.split(r"[，,；;]", head, maxsplit=1)[0].strip()
+        who = opening if opening.endswith("的") and len(opening) <= 30 else caption_topic(head)
+        if not _says_something(who) or any(ch.isdigit() for ch in who) or who == name:
+            return False
+        return self._keep_if_verified(key, cand, who, name)
 
     def _from_series_zh(self, key: str, cand: Candidate) -> bool:
         """A Chinese series of values, each after its name, in one clause after 为 or 即 ("一类病种起付线为职工医保300元、
@@ -1110,6 +1132,8 @@ _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what a condition's case gets, led by the act of granting it ("享受产假", "定额支付"; not the bare act, "增加")
 _GRANTED = re.compile(r"^(?=.{3})(?P<p>(?:享受|给予|(?:定额|一次性)?(?:支付|给付|发放|补助)|增加|减少|另加)[^，,；;。：:的\d\sA-Za-z]{0,8})$")
 # the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
+# who, during a time ("重点群体人员在培训期间", "失业人员在领取失业保险金期间")
+_WHO_DURING = re.compile(r"^(?P<who>[^在，,；;\d]{2,12})在[^，,；;\d]{1,16}(?:期间|时)$")
 _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|补助)(?P<what>[^，,；;。：:\d]{2,16})(?:[，,；;。]|$)")
 # how far around a value (characters, each way) the bounds of sibling cases are looked for
 _CASE_WINDOW = 240

@@ -59,8 +59,10 @@ FORMAT = 1
 # "- 中心城区（含…）城市低保标准为每人每月1,080元"; 21: a column of names holding a figure of another kind labels the
 # rows, "Fire lane or within 15 feet of a fire hydrant", and a predicate's own figure is no unit of the value,
 # "Fine after 30 days"; 22: a column of cases, some ranges and some names, labels the rows, "Ages 8–12", "Age 65 and
-# over", "Teachers and childcare providers in the district")
-LABELS = 22
+# over", "Teachers and childcare providers in the district"; 23: a Chinese list item that is its value's name under a
+# lead-in, "- 一次性丧葬补助金8,000元；", and a value paid during a time to whom, "重点群体人员在培训期间，按每人每天40元
+# 给予生活费补贴")
+LABELS = 23
 
 
 def default_cache_dir() -> Path:
