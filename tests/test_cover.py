@@ -1517,3 +1517,14 @@ BENEFITS_ZH = Document.from_text(
 ])
 def test_a_chinese_item_naming_its_value_and_a_payment_during_a_time_label_without_the_model(value, label):
     assert structure_label(BENEFITS_ZH, value) == label
+
+
+def test_a_bare_number_in_a_row_beside_prices_is_no_price():
+    # "Sessions: 1" shares its row with "$75.00": the row's other cells' units are theirs, not its own
+    doc = Document.from_text("# Personal Training\n\n| Package | Sessions | Session length | Package price |\n|---|---|---|---|\n"
+                             "| Single session | 1 | 60 minutes | $75.00 |\n| Progress pack | 10 | 60 minutes | $620.00 |\n",
+                             "pt.md")
+    index = FactIndex(doc, "test-model")
+    Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
+    picked, reasons = chosen_values("How much does a single personal training session cost?", doc, index)
+    assert "1" not in picked and picked == {"$75.00"}, reasons

@@ -286,7 +286,9 @@ def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
     if at >= 0 and (glued := _GLUED_UNIT_ZH.match(f.fact.source_text, at + len(f.fact.object_value))):
         # a word glued to the number is its unit ("120课时" in a row beside "1,800元"): it alone says what it counts
         return any(UNIT_MARKS[d].search(glued.group()) for d in dims if d in UNIT_MARKS)
-    said = f"{f.fact.subject} {f.fact.predicate} {f.fact.source_text}"
+    # (a table cell's quote is its row, whose other cells' units are theirs: its own row and column labels say it)
+    cell = f.fact.source_text.lstrip().startswith("|")
+    said = f"{f.fact.subject} {f.fact.predicate}" + ("" if cell else f" {f.fact.source_text}")
     return any(UNIT_MARKS[d].search(said) for d in dims if d in UNIT_MARKS)
 
 
