@@ -1096,9 +1096,7 @@ def test_the_facts_chosen_do_not_depend_on_the_process_s_hash_seed():
                              timeout=120)
         assert out.returncode == 0, out.stderr[-2000:]
         answers.add(out.stdout.strip().splitlines()[-1])
-    # (both facts state $150; since "without approval" is read as the case without one, the line manager's, which
-    # names the approval asked about, answers)
-    assert answers == {json.dumps(["line manager $150"])}
+    assert answers == {json.dumps(["Employees $150"])}
 
 
 @pytest.mark.parametrize("text, value, bound", [

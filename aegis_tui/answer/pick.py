@@ -575,8 +575,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         for v, w in list(what.items()):
             if v in alias:
                 what[alias[v]] = max(what.get(alias[v], 0.0), w)
+            if v.startswith(NEGATED):  # ("without approval" still speaks of approval, as a section would)
+                what[v[len(NEGATED):]] = max(what.get(v[len(NEGATED):], 0.0), w * SECTION_WEIGHT)
         who = {alias.get(t, t) for t in who}
         clause = {alias.get(t, t) for t in _stemmed(contexts.get(f.key, f.fact.source_text))}
+        clause |= {t[len(NEGATED):] for t in clause if t.startswith(NEGATED)}
         ms = {}
         for t in sorted(asked):
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
