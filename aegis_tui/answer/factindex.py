@@ -1131,9 +1131,9 @@ _TIER = re.compile(r"(?:^|(?<=[，,]))[^，,；;]*?\d[^，,；;]*?部分")
 # what must be done within a time limit, right after it: "内申请零星报销；", "内办理报销手续"
 # what a condition's case gets, led by the act of granting it ("享受产假", "定额支付"; not the bare act, "增加")
 _GRANTED = re.compile(r"^(?=.{3})(?P<p>(?:享受|给予|(?:定额|一次性)?(?:支付|给付|发放|补助)|增加|减少|另加)[^，,；;。：:的\d\sA-Za-z]{0,8})$")
-# the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
 # who, during a time ("重点群体人员在培训期间", "失业人员在领取失业保险金期间")
 _WHO_DURING = re.compile(r"^(?P<who>[^在，,；;\d]{2,12})在[^，,；;\d]{1,16}(?:期间|时)$")
+# the act of paying right after a value, and what it pays ("150元给付住院津贴", "1.2元给予燃油及过路费补贴")
 _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|补助)(?P<what>[^，,；;。：:\d]{2,16})(?:[，,；;。]|$)")
 # how far around a value (characters, each way) the bounds of sibling cases are looked for
 _CASE_WINDOW = 240

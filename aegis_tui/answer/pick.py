@@ -87,7 +87,8 @@ NEGATED = "no_"  # the mark of a negated English term ("no_contract")
 
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
-    pocket as a question writes it), without filler words, lightly stemmed; and the periods it counts over."""
+    pocket as a question writes it), without filler words, lightly stemmed, a negated one as a term of its own
+    ("no_contract"); and the periods it counts over."""
     from .relevance import _WORD, terms
 
     out = set()

@@ -162,7 +162,8 @@ NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
 # question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
 # and the phrase none of its bigrams. A figure before or after it makes it a length ("工作满一年", "一年半") or an
-# ordinal ("第一次", "头一年"), not a period. (English needs none: "weekly" is "week" differently derived, as cover reads words.)
+# ordinal ("第一次", "头一年"), not a period. (English needs none: "weekly" is "week" differently derived, as cover
+# reads words.)
 _NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第头近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
 _NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多|后|前|期|性|零)"
 PERIODS_ZH = (
@@ -175,7 +176,8 @@ PERIODS_ZH = (
     ("〈每次〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?次|单次|一次|[/／]次)" + _NOT_A_PERIOD_AFTER_ZH)),
     ("〈每笔〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?笔|单笔|一笔|[/／]笔)" + _NOT_A_PERIOD_AFTER_ZH)),
 )
-QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")  # (第: an ordinal's mark, no word)
+# Characters of a Chinese question that are no word of what it asks (第: an ordinal's mark, "第一次" names no 第二套)
+QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.
