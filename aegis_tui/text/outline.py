@@ -381,9 +381,8 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
     """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
     $1,250"): no digits in any body cell (or in at most half, as words of a name holding a figure of another kind than
     the values': "Fire lane or within 15 feet of a fire hydrant | $100"), more than one distinct text, and a column
-    with numbers after them. So is
-    a column of ranges, each the case its row's values hold for ("Tier 3 | 16 to 30 CCF | $5.64"): a bound is no
-    figure of its own."""
+    with numbers after them. So is a column of ranges, each the case its row's values hold for ("Tier 3 | 16 to 30
+    CCF | $5.64"): a bound is no figure of its own."""
     from .quantity import find_quantities
     from .ranges import interval
 
@@ -401,11 +400,11 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
         # fire hydrant" beside fines, names its rows as well)
         # (… or a column of cases, some as ranges and some as names: "Ages 8–12", "Age 65 and over", "Teachers and
         # childcare providers"; the names holding figures at most half)
-        loose = [t for t in figured if interval(t) is None]
-        named = figured and len(loose) * 2 <= len(texts) and all(_wordy(t) or interval(t) is not None for t in texts) \
+        bounded = {t for t in texts if interval(t) is not None}
+        loose = [t for t in figured if t not in bounded]
+        named = figured and len(loose) * 2 <= len(texts) and all(_wordy(t) or t in bounded for t in texts) \
             and not kinds([col]) & kinds(range(col + 1, width))
-        if not texts or len(set(texts)) < 2 or figured and not named and not all(
-                interval(t) is not None for t in texts):
+        if not texts or len(set(texts)) < 2 or figured and not named and not all(t in bounded for t in texts):
             break
         out.append(col)
     ranged = [c for c in out if all(interval(r[c].text) is not None for r in body if c < len(r) and r[c].text)

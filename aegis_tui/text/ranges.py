@@ -122,10 +122,12 @@ class Interval:
         return above and below
 
 
-def _figure(m: re.Match, i: int = 0) -> tuple[float, str]:
+def _figure(m: re.Match, i: int = 0, like: int | None = None) -> tuple[float, str]:
     """The i-th figure of a match of patterns built from _NUM: its value (multiplied out: "$400k" is 400000, "15万元"
-    is 150000元) and its unit (the currency when it has one)."""
+    is 150000元) and its unit (the currency when it has one); a bare figure in the unit of figure `like`, when given."""
     cur, num, mult, unit = m.group(4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4)
+    if like is not None and not cur and not unit:
+        cur, unit = m.group(4 * like + 1, 4 * like + 4)
     value = _number(num) * _MULTIPLIERS.get((mult or "").lower(), 1.0)
     return (value, cur) if cur else _normal(value, unit or "")
 
@@ -177,10 +179,8 @@ def interval(label: str) -> Interval | None:
     if low is None and high is None:
         if m := _BETWEEN.search(text):
             (a, ua), (b, ub) = _figure(m, 0), _figure(m, 1)
-            if not ua and ub:
-                # "36 to 47 months", "15至20万元": the first end is in the second's unit, converted alike
-                value = _number(m.group(2)) * _MULTIPLIERS.get((m.group(3) or "").lower(), 1.0)
-                a, ua = (value, m.group(5)) if m.group(5) else _normal(value, m.group(8) or "")
+            if not ua and ub:  # "36 to 47 months", "15至20万元": the first end is in the second's unit
+                a, ua = _figure(m, 0, like=1)
             unit = ub or ua
             if (ua and ua != unit) or a >= b:
                 return None
