@@ -492,19 +492,12 @@ class Indexer:
         标准为每人每月1,080元；" beside "- 远郊区县（含北山县、临江县、石门县）城市低保标准为每人每月960元。"): the words the
         items share before their values, up to the link, are the measure; the words where they differ, what each is
         about. Kept only if that label verifies."""
-        def words_before(c: Candidate) -> str | None:
-            # (one value to an item, the item's text before it)
-            if c.cell or not LIST_ITEM.match(c.quote) or c.quote.lstrip().startswith("**") or c.lead is None \
-                    or c.quote.count(c.value) != 1:  # ("**第十一条**" is bold, no item)
-                return None
-            return LIST_ITEM.sub("", c.lead, count=1).strip()
-
-        own = words_before(cand)
+        own = _item_words(cand)
         if not own or not cand.head or not CJK.search(own):
             return False
         siblings: list[str] = []
         for c in self.index.by_head.get(cand.head, ()):
-            if c.offset != cand.offset and (w := words_before(c)):
+            if c.offset != cand.offset and (w := _item_words(c)):
                 siblings.append(w)
                 if len(siblings) > 12:  # (a long list is no set of siblings; stop reading it)
                     return False
@@ -867,11 +860,9 @@ class Indexer:
         """A Chinese list item that is its value's name and the value ("- 一次性丧葬补助金8,000元；") under a lead-in
         ("失业人员在领取失业保险金期间死亡的，由其遗属向经办机构申领下列待遇："): the name is the predicate; the lead-in's
         opening condition, else its topic, the subject. Kept only if that label verifies."""
-        if cand.cell or cand.lead is None or not cand.head or not LIST_ITEM.match(cand.lead) \
-                or cand.quote.count(cand.value) != 1 or _CLAUSE_END.split(cand.after, maxsplit=1)[0].strip():
-            return False
-        name = LIST_ITEM.sub("", cand.lead, count=1).strip()
-        if not CJK.search(name) or len(name) > 16 or any(ch.isdigit() for ch in name) \
+        name = _item_words(cand)
+        if not name or not cand.head or _CLAUSE_END.split(cand.after, maxsplit=1)[0].strip() or not CJK.search(name) \
+                or len(name) > 16 or any(ch.isdigit() for ch in name) \
                 or any(p in name for p in "，,；;：:、") or _TOPIC_END.search(name) or name.endswith("的") \
                 or not _says_something(name):  # (not "预付合同金额的" 30%: a share of what it names)
             return False
@@ -1166,6 +1157,15 @@ _NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四�
 _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 _BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
+
+
+def _item_words(c: Candidate) -> str | None:
+    """The text of a list item before its value, when the item holds one value; None for no item ("**第十一条**" is
+    bold, no item)."""
+    if c.cell or not LIST_ITEM.match(c.quote) or c.quote.lstrip().startswith("**") or c.lead is None \
+            or c.quote.count(c.value) != 1:
+        return None
+    return LIST_ITEM.sub("", c.lead, count=1).strip()
 
 
 def caption_topic(caption: str, *, whole_clause: bool = False) -> str:
