@@ -240,6 +240,19 @@ def test_unreachable_peer_exits_2_before_loading(cli):
     assert "unreachable" in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
 
+def test_verify_bench_json(cli, tmp_path):
+    # the pure-text steps and verify + realize, small: the numbers are timings, so only their presence is checked
+    r = cli("bench", "verify", "--repeat", "3", "--facts", "40", "--size-mb", "0.02", "--no-scaling",
+            "--format", "json", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert {"scan_ms", "scan_first_ms", "grammar_ms", "grammar_first_ms", "table_1000_rows_ms"} <= data["text"].keys()
+    assert all(v > 0 for v in data["text"].values())
+    assert data["sample"]["passed"] == data["sample"]["facts"] == 7
+    assert data["large"]["main"]["facts"] == 40 and 0 < data["large"]["main"]["passed"] < 40  # a swapped fact fails
+    assert json.loads((tmp_path / "bench_verify.json").read_text())["text"].keys() == data["text"].keys()
+
+
 # -- real runs on the embedded model -------------------------------------------------------------------
 
 @pytest.mark.model

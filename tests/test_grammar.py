@@ -1,7 +1,6 @@
 """Schema→GBNF compiler, the grounded grammar, and GBNF validation with a real parser of the grammar."""
 
 import json
-import time
 from functools import lru_cache
 
 import pytest
@@ -125,15 +124,13 @@ def test_grounded_grammar_is_valid_gbnf(grounded):
     assert grounded.spans and all(grounded.values)
 
 
-def test_grounded_compile_time_under_100ms():
+def test_grounded_grammar_of_the_sample_offers_its_spans():
+    # its compile time is measured by `aegis bench verify`, not asserted here
     from importlib import resources
 
     text = resources.files("aegis_tui.samples").joinpath("policy_zh.txt").read_text(encoding="utf-8")
-    d = Document.from_text(text)
-    t0 = time.perf_counter()
-    g = grounded_grammar(d)
-    ms = (time.perf_counter() - t0) * 1000
-    assert ms < 100, f"{ms:.1f} ms for {len(text)} chars"
+    g = grounded_grammar(Document.from_text(text))
+    parse_gbnf(g.text)
     assert len(text) > 2000 and len(g.spans) > 10
 
 

@@ -253,7 +253,7 @@ def test_cancel_ends_quickly(doc):
     threading.Timer(0.3, cancel.set).start()
     t = time.perf_counter()
     ans = Pipeline(eng).answer(doc, QUESTION, cancel=cancel)
-    assert ans.state == "cancelled" and time.perf_counter() - t < 5
+    assert ans.state == "cancelled" and time.perf_counter() - t < 15  # the reply would take 30 s
     assert states(ans)[-1] == "CANCELLED"
     eng.close()
 

@@ -1,7 +1,6 @@
 """Quantities: bilingual parsing, equality by normalised value and unit, and finding them in running text."""
 
 import re
-import time
 from decimal import Decimal
 
 import pytest
@@ -143,15 +142,12 @@ def test_find_quantities_offsets_with_full_width_text():
     assert found[0].quantity == parse_quantity("300元")
 
 
-def test_find_quantities_is_fast_on_the_sample():
+def test_find_quantities_on_new_texts_finds_the_same():
+    # a new text each time: only per-candidate parses are cached (`aegis bench verify` times the scan)
     text = sample_path("policy_zh").read_text(encoding="utf-8")
-    find_quantities(text)  # the Lark parser is built once per process
-    start = time.perf_counter()
-    for i in range(10):
-        found = find_quantities(text + " " * i)  # a new text each time: only per-candidate parses are cached
-    per_call = (time.perf_counter() - start) / 10
-    assert len(found) > 40
-    assert per_call < 0.05  # a few ms normally; generous on a loaded 2-core machine
+    first = [m.text for m in find_quantities(text)]
+    assert len(first) > 40
+    assert all([m.text for m in find_quantities(text + " " * i)] == first for i in range(1, 4))
 
 
 from hypothesis import given  # noqa: E402

