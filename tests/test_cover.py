@@ -1526,3 +1526,91 @@ def test_a_bare_number_in_a_row_beside_prices_is_no_price():
     Indexer(NO_ENGINE, index).label_from_structure(list(index.candidates))
     picked, reasons = chosen_values("How much does a single personal training session cost?", doc, index)
     assert "1" not in picked and picked == {"$75.00"}, reasons
+
+
+GRADES_ZH = ("# 城乡居民养老保险办法\n\n## 第一章 缴费\n\n第七条 年缴费标准设为4个档次，政府对参保人缴费给予补贴，具体如下表：\n\n"
+             "| 缴费档次 | 年缴费标准 | 市级补贴 | 区级补贴 |\n|---|---|---|---|\n| 第一档 | 200元 | 20元 | 15元 |\n"
+             "| 第二档 | 500元 | 35元 | 25元 |\n| 第三档 | 3000元 | 110元 | 70元 |\n| 第四档 | 5000元 | 150元 | 90元 |\n\n"
+             "## 第二章 代缴\n\n第九条 对特困人员，由政府代缴最低档次养老保险费100元。\n\n## 第三章 贷款\n\n"
+             "第十条 现行利率如下：\n\n| 贷款期限 | 年利率 |\n|---|---|\n| 5年以下（含5年） | 2.35% |\n| 5年以上 | 2.85% |\n\n"
+             "第十一条 贷款25年的月还款额另行公布。\n")
+
+
+@pytest.mark.parametrize("question, want", [
+    # a figure the question gives, spoken ("3000块钱"), singles out the row holding it in another cell
+    ("我打算每年交3000块钱，市级补贴有多少？", {"110元"}),
+    ("每年交500元的话，区级补贴多少？", {"25元"}),
+    # a case holding the question's figure names its digits too: "贷25年" is no word left uncovered
+    ("我是特困人员，贷款25年，年利率是多少？", {"2.85%"}),
+])
+def test_a_figure_the_question_gives_singles_out_its_row_or_case(question, want):
+    doc = Document.from_text(GRADES_ZH, "grades.md")
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == want, reasons
+
+
+def test_a_row_holding_the_given_figure_is_shortlisted_however_few_words_it_shares():
+    doc = Document.from_text(GRADES_ZH, "grades.md")
+    values = {c.value for c in enumerate_candidates(doc, "交3000块钱，政府给多少？", min_ratio=INDEX_MIN_RATIO)}
+    assert {"110元", "70元"} <= values
+
+
+def test_the_document_title_s_words_tell_no_value_apart():
+    # "养老保险" is in the title: the 100元 代缴 premium names it fully but answers nothing else the question asks
+    doc = Document.from_text(GRADES_ZH, "grades.md")
+    question = "我交养老保险每年3000块钱，市级补贴多少？"
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == {"110元"}, reasons
+
+
+def test_a_fact_giving_the_end_asked_names_the_words_it_is_asked_by():
+    # "最多" asks the most: "最长领取期限" gives it, so the question's 最多 is no word left uncovered
+    doc = Document.from_text("# 失业保险金申领办法\n\n## 第三章 领取期限\n\n第十条 失业保险金最长领取期限按累计缴费时间确定，"
+                             "具体如下表：\n\n| 累计缴费时间 | 最长领取期限 |\n|---|---|\n| 满1年不满5年 | 12个月 |\n"
+                             "| 满5年不满10年 | 18个月 |\n| 满10年以上 | 24个月 |\n\n## 第四章 其他\n\n第十二条 暂停期间的待遇"
+                             "但最多补发2个月。\n\n第十三条 用人单位裁员的，应当提前通知。\n", "u.md")
+    question = "交了6年半失业保险，被单位裁员，失业金最多能领取几个月？"
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == {"18个月"}, reasons
+
+
+@pytest.mark.parametrize("label, question, held", [
+    ("年缴费2000元至5000元", "我每年交3000块钱", True),          # spoken money is 元
+    ("年缴费2000元至5000元", "我每年交3000块", True),
+    ("Travel delay, under 24 hours", "How much do I get per 12 hours?", False),  # a rate's period is no case
+    ("满3个月不满6个月", "每3个月发一次吗", False),
+    ("Travel delay, under 24 hours", "My flight was 12 hours late", True),
+])
+def test_spoken_money_is_given_and_a_rate_s_period_is_not(label, question, held):
+    from aegis_tui.text.ranges import meets
+
+    assert meets(label, question) is held
+
+
+@pytest.mark.parametrize("text, written", [
+    ("我打算每年交3000块钱", "我打算每年交3000元"), ("五百块够吗", "五百元够吗"), ("12.5块", "12.5元"),
+    ("差几十块钱", "差几十块钱"), ("十几块钱", "十几块钱"),  # a vague figure stays as said
+    ("我们一块去", "我们一块去"),  # 一块: together
+])
+def test_spoken_money_is_read_as_written(text, written):
+    from aegis_tui.text.lexicon import as_written
+
+    assert as_written(text) == written
+
+
+def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it_wherever_it_stands():
+    from aegis_tui.answer.pipeline import _in_named_scope
+
+    def fact(scope, subject, predicate):
+        return SimpleNamespace(scope=scope, fact=SimpleNamespace(subject=subject, predicate=predicate))
+
+    table = fact(("# Summit Fitness", "## 2. Membership Options and Prices"), "Elite", "Guest passes per month")
+    clause = fact(("# Summit Fitness", "## 6. Guests"), "Guests", "free guest pass")
+    fee = fact(("# Summit Fitness", "## 2. Membership Options and Prices"), "Elite", "Joining fee")
+    skipped = []
+    ans = SimpleNamespace(question="How many free guest passes do I get each month on the Elite plan?",
+                          skip=lambda facts, reason: skipped.extend(facts))
+    assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]

@@ -37,13 +37,21 @@ from ..text.lexicon import (
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
     UNIT_MARKS,
+    as_written,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, intervals, meets
+from ..text.ranges import bound_numbers, holding, intervals, meets, rate_figure
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
-from .relevance import asked_dimensions, asked_predicates, key_offset, predicate_asked, question_parts
+from .relevance import (
+    asked_dimensions,
+    asked_predicates,
+    key_offset,
+    predicate_asked,
+    question_parts,
+    row_gives,
+)
 from .rules import admitted_dimensions
 from .states import State
 from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
@@ -369,6 +377,14 @@ def _end_frequency(doc: Document) -> dict[str, int]:
 _ENDS: dict[str, dict[str, int]] = {}
 
 
+def _title_terms(doc: Document) -> set[str]:
+    """The terms of the document's title: its first heading, when no other heading is of its level."""
+    heads = doc.structure.headings
+    if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
+        return set()
+    return _stemmed(heads[0].text)
+
+
 def _names_entity(question: str, subject: str) -> bool:
     """Whether the question names a fact's subject: in full, or by a range holding what it gives."""
     return names(question, subject) or meets(subject, question)
@@ -514,6 +530,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     """
     import math
 
+    question = as_written(question)  # "每年交3000块钱": its figures are read as written in a document
     n, df = _document_frequency(doc)
     # a range the question states ("不到75岁") is a condition its rows are picked by, not a word of theirs
     blanked = question
@@ -536,6 +553,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # 医院 → 同级, 别医) as a rare name
     # (in one order, the words' sums come out the same in every process: ties are decided alike, whatever the hash seed)
     weight = {t: math.log(1 + n / df[t]) if t.isascii() else 1.0 if len(t) > 1 else CHAR_WEIGHT for t in sorted(asked)}
+    # a word of the document's title names what every value of it is about ("养老保险" in a 养老保险 rule): it tells
+    # none apart
+    weight |= {t: CHAR_WEIGHT for t in _title_terms(doc) if t in weight and not t.isascii()}
     # a question asking for the most ("the highest monthly benefit") asks for what the document gives as the most,
     # whatever word it uses ("a maximum monthly benefit of"): that end is asked like a word, matched by a fact
     # whose label names it, or partly by its clause before the value
@@ -543,9 +563,25 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
     if end and (stated := _end_frequency(doc)[end[1:-1]]):
         weight[end] = math.log(1 + n / stated) if question.isascii() else 1.0
+    # (a fact giving that end names the words the question asks it by: "最多" beside "最长领取期限")
+    end_words = {t for m in (BOUND_MOST if ends == {"most"} else BOUND_LEAST).finditer(question)
+                 for t in _stemmed(m.group())} if end in weight else set()
     # a figure the question gives ("a $30,000 contract", "I'm 72") is named by a label whose case holds it ("$10,001
     # to $50,000", "insured persons aged 70 or over") as a rare word of the question would be
     meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", question)}
+    # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
+    # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
+    digits: dict[str, set[str]] = {}
+    for m in find_quantities(question):
+        if m.quantity.dimension == "number" or rate_figure(question, m.start):
+            continue
+        terms = {t for t in _stemmed(m.text) if t in asked and any(c.isdigit() for c in t)}
+        for f in shortlist:
+            if (at := key_offset(f.key)) is not None and row_gives(doc, at, {m.quantity}):
+                meeting.add(f.key)
+            elif f.key not in meeting or not meets(f"{f.fact.subject} {f.fact.predicate}", m.text):
+                continue
+            digits.setdefault(f.key, set()).update(terms)
     given = "<given>"
     if meeting:
         weight[given] = math.log(1 + n) if question.isascii() else 1.0
@@ -588,8 +624,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 ms[t] = m
         if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)):
             ms[end] = m
+            ms.update({t: max(ms.get(t, 0.0), m) for t in end_words & asked})
         if given in weight and f.key in meeting:
             ms[given] = 1.0
+            ms.update({t: 1.0 for t in digits.get(f.key, ())})
         if measure in weight and dimension_of(f.fact.object_value) in kinds:
             what = {**what, measure: 1.0}
             ms[measure] = 1.0

@@ -337,11 +337,15 @@ def _scope_of(report, doc: Document) -> str:
 
 def _in_named_scope(facts: list, ans: Answer) -> list:
     """The facts under a section the question names, when it names one that only some facts stand under
-    ("What is the Silver Ceramics staff's daily meal allowance?"); the others are skipped with the reason."""
+    ("What is the Silver Ceramics staff's daily meal allowance?"); the others are skipped with the reason. A fact
+    whose predicate names that section's title is about it wherever it stands: "guest passes on the Elite plan"
+    names section "Guests" and the price table's column "Guest passes per month" alike."""
     from .structural import names
 
+    titles = {t for f in facts for h in f.scope if (t := _titled(h)) and names(ans.question, t)}
+
     def named(f) -> bool:
-        return any((t := _titled(h)) and names(ans.question, t) for h in f.scope)
+        return any(_titled(h) in titles for h in f.scope) or any(names(f.fact.predicate, t) for t in titles)
 
     inside = [f for f in facts if named(f)]
     if not inside or len(inside) == len(facts):

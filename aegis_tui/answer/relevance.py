@@ -26,9 +26,10 @@ from ..text.lexicon import (
     QUESTION_ITEMS,
     QUESTION_WORDS,
     SYNONYMS,
+    as_written,
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
-from ..text.ranges import condition_bounds, holding, meets
+from ..text.ranges import condition_bounds, holding, meets, rate_figure
 from ..text.roles import Role, role_at, values_in
 from .structural import (
     PAIRWISE_LIMIT,
@@ -329,6 +330,24 @@ def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set
     return table.row_header(cell.row) in held[table.index]
 
 
+def given_figures(question: str) -> set:
+    """The quantities with a unit the question gives ("每年交3000块钱" gives 3000元; a bare number gives none)."""
+    question = as_written(question)
+    return {m.quantity for m in find_quantities(question)
+            if m.quantity.dimension != "number" and not rate_figure(question, m.start)}
+
+
+def row_gives(doc: Document, offset: int, figures: set) -> bool:
+    """Whether the table row of the cell at offset holds one of figures in another cell, that cell being the figure
+    alone: the row a question giving it singles out ("每年交3000元", "| 第八档 | 3000元 | 110元 | 70元 |")."""
+    found = doc.structure.cell_at(offset) if figures else None
+    if found is None:
+        return False
+    table, own = found
+    return any(c.col != own.col and c.text and len(ms := find_quantities(c.text)) == 1
+               and ms[0].text == c.text.strip() and ms[0].quantity in figures for c in table.rows[own.row])
+
+
 def _picked(question: str, headers: list[str]) -> set[str]:
     """The row labels or column headers a question names: in full, else by the words that set them apart; and
     the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
@@ -462,6 +481,9 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
     rows_held: dict[int, set[str]] = {}
     held = {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
+    # … or holds, in another cell, a figure the question gives ("每年交3000块钱": the 3000元 grade's row)
+    figures = given_figures(question)
+    held |= {id(c) for c in cands if c.cell and row_gives(doc, c.offset, figures)}
     # … and so is a value whose own clause opens with a condition holding it ("妊娠不满12周的，定额支付500元", asked
     # "怀孕10周"), whose bound is no fact of its own
     held |= {id(c) for c in cands if not c.cell and (m := _OPENING_CONDITION.match(c.fragment))

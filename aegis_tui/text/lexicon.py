@@ -64,6 +64,15 @@ INCLUDES_ZH = re.compile(r"(?P<name>(?:(?!的)[\u4e00-\u9fff]){2,8})[（(](?:含
                          r"(?:[、，,和及与][\u4e00-\u9fff]{2,8}){0,20})(?:等)?[)）]")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
+# Money as it is spoken ("每年交3000块钱", "五百块"): 块 after a figure is 元; not after a vague one ("几十块钱", "十几块")
+# nor a lone 一 ("一块去": together)
+SPOKEN_YUAN = re.compile(r"(?<![几多余来\d零〇一二两三四五六七八九十百千万.])(?!一块(?!钱))"
+                         r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)块钱?")
+
+
+def as_written(question: str) -> str:
+    """A question's spoken money as a document writes it ("3000块钱" → "3000元"), for reading its figures."""
+    return SPOKEN_YUAN.sub(r"\1元", question)
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
                        re.IGNORECASE)
 ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"

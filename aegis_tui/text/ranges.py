@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .lexicon import CJK_RANGE, GRADE_ZH
+from .lexicon import CJK_RANGE, GRADE_ZH, as_written
 from .quantity import chinese_to_decimal
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
@@ -265,21 +265,33 @@ def bound_numbers(question: str) -> list[tuple[int, int]]:
     return [span for _, span in _stated(question)] if _N.search(question) else []
 
 
+_PER_FIGURE = re.compile(r"(?:\b(?:per|every|each)|每)\s*[$€£¥]?\s*$", re.IGNORECASE)
+
+
+def rate_figure(question: str, at: int) -> bool:
+    """Whether the figure at offset `at` is what a rate is per ("per 12 hours", "每3个月"): no figure the question
+    gives of the asker's case."""
+    return _PER_FIGURE.search(question, 0, at) is not None
+
+
 @functools.lru_cache(maxsize=64)
 def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
     and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
     fact's and row's label is compared with it."""
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
+    question = as_written(question)  # 3000块钱
     if not _N.search(question) and not _CN_FIGURE.search(question):
         return ()  # no figure: the range patterns need not run (they cost a compile the first time in a process)
     stated = _stated(question)
     given = [r for r, _ in stated]
     spans = [span for _, span in stated]
-    points = [(*_figure(m), m.start(2)) for m in _N.finditer(question)]
+    # (a figure a rate is per is none: "how much do I get per 12 hours")
+    points = [(*_figure(m), m.start(2)) for m in _N.finditer(question) if not rate_figure(question, m.start(2))]
     # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
     points += [(*_normal(float(chinese_to_decimal(m.group(1))), m.group(2)), m.start())
-               for m in _CN_FIGURE.finditer(question) if chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级")]
+               for m in _CN_FIGURE.finditer(question) if (chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级"))
+               and not rate_figure(question, m.start())]
     given += [Interval(v, True, v, True, u) for v, u, at in points if not any(a <= at < b for a, b in spans)]
     return tuple(given)
 
