@@ -1614,3 +1614,16 @@ def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it
     ans = SimpleNamespace(question="How many free guest passes do I get each month on the Elite plan?",
                           skip=lambda facts, reason: skipped.extend(facts))
     assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
+
+
+@pytest.mark.parametrize("label, question, held", [
+    # a range in a physical unit holds only a figure in that unit: "11 at night" is no weight
+    ("Dog, small (under 25 lbs)", "I locked myself out at 11 at night", False),
+    ("Dog, small (under 25 lbs)", "My dog weighs 20 lbs", True),
+    ("Dog, large (25 lbs and over)", "I've got a 60-pound Labrador", True),
+    ("Dog, large (25 lbs and over)", "My dog is 3 years old", False),
+])
+def test_a_range_in_a_physical_unit_holds_figures_in_that_unit(label, question, held):
+    from aegis_tui.text.ranges import meets
+
+    assert meets(label, question) is held

@@ -149,6 +149,15 @@ PHYSICAL_DIMENSIONS = frozenset({"area", "weight", "volume", "energy"})
 _PHYSICAL = tuple(w for w, (_, d) in _MEASURE.items() if d in PHYSICAL_DIMENSIONS)
 _PHYSICAL_ZH = [w for w in _PHYSICAL if not w.isascii()]
 _PHYSICAL_EN = [w for w in _PHYSICAL if w.isascii()]
+PHYSICAL_WORDS_EN = tuple(_PHYSICAL_EN)  # the English words of physical measures, as ranges read a label's unit
+
+
+def physical_unit(word: str) -> str | None:
+    """The canonical unit of an English physical measure's word ("lbs", "square feet"), else None."""
+    found = _MEASURE.get(word.strip().lower())
+    return found[0] if found is not None and found[1] in PHYSICAL_DIMENSIONS else None
+
+
 # per-unit denominators of a rate
 _PER_UNIT = {"persons": "person", "people": "person", "人": "person", "trips": "trip", "晚": "night",
              "月": "month", "年": "year", "次": "times", "人次": "person_time"}

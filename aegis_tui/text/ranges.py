@@ -13,12 +13,14 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import CJK_RANGE, GRADE_ZH, as_written
-from .quantity import chinese_to_decimal
+from .quantity import PHYSICAL_WORDS_EN, chinese_to_decimal, physical_unit
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
 # ("x", "%", "万元", "周岁"; in English only a unit word, not any word: "I'm 70 and …" is 70); four groups
-_NUM = (rf"([$€£¥]?)\s?(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(k\b|m\b|bn\b|million\b|billion\b|thousand\b)?\s*"
-        rf"(x\b|×|%|(?:years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|km|miles?|kg|times|percent)\b|"
+_NUM = (rf"([$€£¥]?)\s?(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(k\b|m\b|bn\b|million\b|billion\b|thousand\b)?\s*(?:-(?=[a-z]))?"
+        rf"(x\b|×|%|(?:years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|km|miles?|times|percent)\b|"
+        rf"(?:{'|'.join(re.escape(w) for w in sorted(PHYSICAL_WORDS_EN, key=len, reverse=True))})(?![A-Za-z])|"
+        r"(?<=-)pounds?\b|"  # "a 60-pound dog": a weight (a sum in pounds is written £60)
         rf"(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?")
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _N = re.compile(_NUM)
@@ -153,6 +155,8 @@ def _normal(value: float, unit: str) -> tuple[float, str]:
 
 def _unit(u: str | None) -> str:
     u = (u or "").strip().lower()
+    if (physical := physical_unit(u)) is not None or u in ("pound", "pounds"):  # "lbs", "lb", "-pound": one unit
+        return physical or "lb"
     return {"×": "x", "times": "x", "周岁": "岁", "percent": "%", "year": "years", "yrs": "years", "yr": "years",
             "month": "months", "week": "weeks", "day": "days", "hour": "hours", "hrs": "hours", "hr": "hours",
             "minute": "minutes", "mile": "miles"}.get(u, u)
