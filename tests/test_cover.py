@@ -1627,3 +1627,28 @@ def test_a_range_in_a_physical_unit_holds_figures_in_that_unit(label, question, 
     from aegis_tui.text.ranges import meets
 
     assert meets(label, question) is held
+
+
+@pytest.mark.parametrize("label, question, held", [
+    # a period or an age the question gives in words is given as its figure would be
+    ("Delay of 1 day or more", "My flight was delayed by a day and a half", True),
+    ("Delay of 2 days or more", "My flight was delayed by a day and a half", False),
+    ("unpaid for more than 30 days", "I forgot about the ticket for six weeks", True),
+    ("unpaid for more than 30 days", "I forgot about the ticket for three weeks", False),
+    ("children aged 4 to 5 years", "My daughter is four and a half years old", True),
+    ("sessions of 2 hours or more", "I booked ten one-hour sessions", False),  # "one-hour" says what a session is
+])
+def test_a_figure_in_english_words_is_given(label, question, held):
+    from aegis_tui.text.ranges import meets
+
+    assert meets(label, question) is held
+
+
+def test_a_cap_the_question_s_figure_falls_under_answers_it():
+    # "for five months" falls under "up to 6 months": the cap is the answer, not a condition the asker meets
+    doc, index = labelled("# Membership\n\n## Freezing\n\nMembers may take a medical freeze of up to 6 months with a "
+                          "doctor's note.\n",
+                          {"6 months": ("Members", "medical freeze of up to")})
+    picked, reasons = chosen_values("My doctor says no exercise for 5 months. How long can a medical freeze last?",
+                                    doc, index)
+    assert picked == {"6 months"}, reasons

@@ -644,11 +644,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     wrong = {f.key for f in shortlist if dims is not None and not _of_a_kind_asked(f, dims)}
     named -= wrong
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
-    # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks
+    # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
+    # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
     given = {m.quantity.dimension for m in find_quantities(question)
              if not (m.quantity.value == 1 and m.quantity.dimension == "time")}  # 一年, a day: a period
     met = {f.key for f in shortlist if f.key in named and dimension_of(f.fact.object_value) in given
-           and (THRESHOLD_PREDICATE.search(f.fact.predicate) or meets(_as_stated(f.fact), question))}
+           and (THRESHOLD_PREDICATE.search(f.fact.predicate)
+                or meets(_as_stated(f.fact), question) and "most" not in _fact_ends(f.fact))}
     named -= met
     # what the question gives decides between facts labelled by cases of it (妊娠未满4个月流产的 / 妊娠满4个月流产的,
     # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case

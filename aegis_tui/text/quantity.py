@@ -96,6 +96,11 @@ def chinese_to_decimal(text: str) -> Decimal:
     return value
 
 
+def english_number(word: str) -> int:
+    """The value of an English number word ("ten", "twenty-one"), as the quantity grammar reads it."""
+    return _word_value(word.lower())
+
+
 def _word_value(word: str) -> int:
     if word in _WORDS:
         return _WORDS[word]
@@ -297,6 +302,7 @@ _CN = r"[零〇一二两三四五六七八九十百千万亿]+(?:点[零〇一�
 _WORD = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|"
          r"eight|nine))?|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|"
          r"three|four|five|six|seven|eight|nine|ten)")
+NUMBER_WORD_EN = _WORD  # an English number word ("ten", "twenty-one"), as a pattern
 _MULT_RE = r"(?:百万|千万|万|亿|千|百|[ \t]?(?:thousand|million|billion)\b)"
 _PREFIX = r"(?:us\$|\$|¥|€|£|(?<![a-z])(?:usd|rmb|cny|eur|gbp))"
 _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点", "百分点", "个工作日", "工作日", "个月", "个小时",

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .lexicon import CJK_RANGE, GRADE_ZH, as_written
-from .quantity import PHYSICAL_WORDS_EN, chinese_to_decimal, physical_unit
+from .quantity import NUMBER_WORD_EN, PHYSICAL_WORDS_EN, chinese_to_decimal, english_number, physical_unit
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
 # ("x", "%", "万元", "周岁"; in English only a unit word, not any word: "I'm 70 and …" is 70); four groups
@@ -278,6 +278,12 @@ def rate_figure(question: str, at: int) -> bool:
     return _PER_FIGURE.search(question, 0, at) is not None
 
 
+# a period or age a question gives in words ("six weeks", "four and a half years old", "a day and a half"; not "ten
+# one-hour sessions", whose "one-hour" says what a session is)
+_WORD_FIGURE = re.compile(rf"\b(?P<n>{NUMBER_WORD_EN}|an?)(?P<half>\s+and\s+a\s+half)?\s+"
+                          r"(?P<u>years?|months?|weeks?|days?|hours?)\b(?P<and>\s+and\s+a\s+half)?", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=64)
 def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
@@ -285,7 +291,8 @@ def _given(question: str) -> tuple[Interval, ...]:
     fact's and row's label is compared with it."""
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     question = as_written(question)  # 3000块钱
-    if not _N.search(question) and not _CN_FIGURE.search(question):
+    words = [m for m in _WORD_FIGURE.finditer(question) if (m.group("n").lower() not in ("a", "an")) != bool(m.group("and"))]
+    if not _N.search(question) and not _CN_FIGURE.search(question) and not words:
         return ()  # no figure: the range patterns need not run (they cost a compile the first time in a process)
     stated = _stated(question)
     given = [r for r, _ in stated]
@@ -296,6 +303,9 @@ def _given(question: str) -> tuple[Interval, ...]:
     points += [(*_normal(float(chinese_to_decimal(m.group(1))), m.group(2)), m.start())
                for m in _CN_FIGURE.finditer(question) if (chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级"))
                and not rate_figure(question, m.start())]
+    points += [(*_normal((1 if m.group("n").lower() in ("a", "an") else english_number(m.group("n")))
+                         + (0.5 if m.group("half") or m.group("and") else 0), m.group("u")), m.start())
+               for m in words if not rate_figure(question, m.start())]
     given += [Interval(v, True, v, True, u) for v, u, at in points if not any(a <= at < b for a, b in spans)]
     return tuple(given)
 
