@@ -1652,3 +1652,32 @@ def test_a_cap_the_question_s_figure_falls_under_answers_it():
     picked, reasons = chosen_values("My doctor says no exercise for 5 months. How long can a medical freeze last?",
                                     doc, index)
     assert picked == {"6 months"}, reasons
+
+
+
+LATE_ZH = Document.from_text(
+    "# 物业服务收费办法\n\n## 收费行为规范\n\n第十二条 业主逾期未交纳物业服务费的，物业服务企业可以催交。催交后仍未交纳的，"
+    "可以自逾期之日起按日加收欠缴金额万分之三的违约金，违约金累计不得超过欠缴本金的30%。\n\n## 租金\n\n第十七条 逾期缴纳的，"
+    "自逾期之日起按日加收欠缴租金万分之五的滞纳金。\n", "late.md")
+
+
+@pytest.mark.parametrize("value, label", [
+    # a share that the noun after it names, of a base before it: the condition opening the clause is whom it is
+    # for, the phrase charging it what it is
+    ("万分之三", ("催交后仍未交纳", "按日加收欠缴金额的违约金")),
+    ("万分之五", ("逾期缴纳", "按日加收欠缴租金的滞纳金")),
+])
+def test_a_chinese_share_named_after_it_is_labelled_without_the_model(value, label):
+    assert structure_label(LATE_ZH, value) == label
+
+
+def test_a_figure_a_chosen_fact_s_sentence_carries_comes_with_it():
+    # the 30% cap's sentence carries the daily 万分之三: without that verified fact the sentence could not be written
+    from aegis_tui.answer.pipeline import _carried
+
+    doc, index = labelled(LATE_ZH.text, {"30%": ("欠缴本金", "违约金"),
+                                         "万分之三": ("催交后仍未交纳", "按日加收欠缴金额的违约金"),
+                                         "万分之五": ("逾期缴纳", "按日加收欠缴租金的滞纳金")})
+    cap = next(f for f in index.facts.values() if f.fact.object_value == "30%")
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=[cap.fact]))
+    assert [f.fact.object_value for f in _carried(report, doc, index)] == ["万分之三"]

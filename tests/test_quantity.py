@@ -35,6 +35,8 @@ PARSE = [
     ("85%", "85", "%", "percent"),  # percent sign
     ("85％", "85", "%", "percent"),  # full-width percent
     ("百分之八十五", "85", "%", "percent"),  # Chinese percent
+    ("千分之五", "0.5", "%", "percent"),  # parts in a thousand
+    ("万分之三", "0.03", "%", "percent"),  # parts in ten thousand: a daily late charge
     ("85 percent", "85", "%", "percent"),  # English percent
     ("10个百分点", "10", "pp", "percentage_point"),  # Chinese percentage points
     ("3 percentage points", "3", "pp", "percentage_point"),  # English percentage points
@@ -83,6 +85,7 @@ def test_not_a_quantity(text):
     ("$250", "$250.00", True),  # trailing zeros
     ("$250", "250 USD", True),  # sign vs code
     ("85%", "百分之八十五", True),  # zh vs symbol
+    ("0.05%", "万分之五", True),  # a share of ten thousand as a percent
     ("2%", "2元", False),  # different units never equal
     ("2%", "2个百分点", False),  # percent vs percentage points
     ("300元", "$300", False),  # different currencies
@@ -194,3 +197,9 @@ def test_without_figures_blanks_each_figure_and_its_bound_words():
     assert without_figures("Fine after 30 days", *bound).split() == ["Fine"]
     assert without_figures("满30天后补助", *bound).strip() == "补助"
     assert without_figures("no figures here") == "no figures here"
+
+
+def test_a_share_of_a_larger_number_is_no_share_of_a_thousand():
+    # "三千分之一" is one in three thousand: no "千分之一" inside it
+    assert [m.text for m in find_quantities("按日加收万分之五的滞纳金")] == ["万分之五"]
+    assert find_quantities("概率为三千分之一") == []

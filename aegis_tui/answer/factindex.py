@@ -401,6 +401,7 @@ class Indexer:
                 or self._from_item_head(key, cand) or self._from_siblings(key, cand) or self._from_item_noun(key, cand) \
                 or self._from_assigned(key, cand) or self._from_gapped(key, cand) or self._from_deadline(key, cand) \
                 or self._from_paid_as(key, cand) or self._from_article_noun(key, cand) \
+                or self._from_share_named_after(key, cand) \
                 or plain and (self._from_clause(key, cand) or self._from_condition(key, cand)
                               or self._from_title(key, cand)) \
                 or self._from_series_zh(key, cand)
@@ -951,6 +952,23 @@ class Indexer:
         predicate = m.group("p").strip()
         return _says_something(predicate) and self._keep_if_verified(key, cand, c.group("c").strip(), predicate)
 
+    def _from_share_named_after(self, key: str, cand: Candidate) -> bool:
+        """A Chinese share of a base before it that the noun after it names ("逾期缴纳的，…按日加收欠缴租金万分之五的滞纳金"):
+        the phrase from how it accrues or the verb charging it to that noun is the predicate ("按日加收欠缴租金的滞纳金"),
+        the clause's opening condition the subject ("逾期缴纳"), else the base ("欠缴租金"). Kept only if that label
+        verifies."""
+        named = _NAMED_AFTER_ZH.match(cand.after)
+        base = _SHARE_BASE_ZH.search(cand.before)
+        if cand.cell or named is None or base is None or dimension_of(cand.value) != "percent":
+            return False
+        last = re.split(r"[，,；;：:]", cand.before)[-1]
+        charged = _CHARGED_ZH.search(last)
+        predicate = f"{last[charged.start():] if charged else base.group('b')}的{named.group('n')}"
+        condition = _CONDITION_ZH.match(_NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1))
+        subject = condition.group("c").strip() if condition is not None and not any(
+            ch.isdigit() for ch in condition.group("c")) else base.group("b")
+        return self._keep_if_verified(key, cand, subject, predicate)
+
     def _section_title(self, offset: int) -> str:
         """The title of the innermost titled heading over an offset, below the document's own title (an article
         without a title of its own, "第六条", stands under its chapter's, "第三章 大病保险")."""
@@ -1048,6 +1066,11 @@ def _unnumbered(label: str) -> str:
 _CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;。：:的]{2,16}?)(?:为|是|达到?|不超过|不得超过|不高于|按)?"
                         r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
 # a clause that opens with its condition: "入住定点护理机构的，", "在经备案的民营医院住院的，"
+# a share's name after it ("…万分之五的滞纳金。"), its base before it after the verb charging it ("按日加收欠缴租金"), and
+# where the phrase charging it begins (how often it accrues, else the verb)
+_NAMED_AFTER_ZH = re.compile(rf"^的(?P<n>[{CJK_RANGE}]{{2,6}})(?=[，,。；;、]|$)")
+_SHARE_BASE_ZH = re.compile(rf"(?:加收|收取|计收|支付|缴纳|扣除|按)(?P<b>(?:(?!加收|收取|计收|支付|缴纳|扣除|按)[{CJK_RANGE}]){{2,8}})$")
+_CHARGED_ZH = re.compile(r"按日|每日|按月|每月|按年|每年|加收|收取|计收|支付|缴纳|扣除")
 _CONDITION_ZH = re.compile(r"^\s*(?P<c>[^，,；;。：:\s]{2,24}?)的[，,]")
 # a clause that is only its predicate: "年度免赔额为每人", "年度限额仍为"
 _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?(?:为|是|达到?|不超过|不得超过|不高于|提高至|"

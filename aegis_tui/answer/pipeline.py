@@ -13,7 +13,7 @@ from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
-from ..text.quantity import find_quantities
+from ..text.quantity import find_quantities, parse_quantity
 from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
@@ -21,7 +21,7 @@ from .job import Cancelled, Job
 from .pick import catch_all, choose, held_terms, listing, listing_reason, shares_terms, unnumbered
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
-from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus
+from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus, key_offset
 from .repair import Worklist, failure_note
 from .report import VerificationReport
 from .states import Answer, Outcome, PipelineEvent, State
@@ -192,6 +192,11 @@ class Pipeline:
                     ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
                     report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
                 report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
+                if report is not None and (stated := _carried(report, doc, index)):
+                    # a chosen fact's sentence states another verified figure of the table ("按日加收…万分之三的违约金，
+                    # 违约金累计不得超过欠缴本金的30%"): it comes along, or the sentence could not be written
+                    report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]
+                                                               + [f.fact for f in stated]))
                 verify_ms = (time.perf_counter() - t) * 1000
                 absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
                 if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
@@ -320,6 +325,24 @@ class Pipeline:
                       "question": ans.question, "model": self.config.model_name, "facts": [],
                       "summary": {"total": 0, "passed": 0, "failed": 0}, "transitions": transitions, **extra}
         self.audit.append(record)
+
+
+def _carried(report, doc: Document, index) -> list:
+    """The table's verified facts whose figures the sentences of report's facts carry: a figure that would keep a
+    sentence from being written (no fact of the report states it), stated by a fact whose value stands inside the
+    quote of the report's fact that carries it."""
+    realizer = EntityAwareRealizer()
+    realizer.realize(report, doc, language=doc.language)
+    if not realizer.carried:
+        return []
+    spans = [(span.start, span.end) for fv in realizer.unsaid if (span := doc.find(fv.fact.source_text)) is not None]
+    out = []
+    for f in index.facts.values():
+        at = key_offset(f.key)
+        if at is not None and any(a <= at < b for a, b in spans) and parse_quantity(f.fact.object_value) in \
+                realizer.carried and f.fact not in [fv.fact for fv in report.verified]:
+            out.append(f)
+    return out
 
 
 def _scope_of(report, doc: Document) -> str:

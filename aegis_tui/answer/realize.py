@@ -157,9 +157,11 @@ class EntityAwareRealizer:
     sentence the number guard dropped)."""
 
     unsaid: list[FactVerdict]
+    carried: list[Quantity]  # the numbers no verified fact states that dropped a sentence
 
     def __init__(self) -> None:
         self.unsaid = []
+        self.carried = []
 
     def realize(self, report: VerificationReport, document: Document, language: str | None = None,
                 question: str | None = None, scope: str = "") -> str:
@@ -169,7 +171,7 @@ class EntityAwareRealizer:
         allowed = _allowed(verified)
         groups: dict[str, list[FactVerdict]] = {}
         cells: list[tuple[FactVerdict, dict]] = []
-        self.unsaid = []
+        self.unsaid, self.carried = [], []
         for fv in verified:
             if (cell := _cell(fv)) is not None:
                 cells.append((fv, cell))
@@ -187,10 +189,11 @@ class EntityAwareRealizer:
         for _, sentence, facts in sorted(written, key=lambda p: p[0]):
             # the guard: a sentence carrying any number that no verified fact states is dropped whole, and its
             # facts are not said (unsaid: the caller takes them out of the answer's report)
-            if sentence and all(m.quantity in allowed for m in find_quantities(sentence)):
+            if sentence and not (stray := [m.quantity for m in find_quantities(sentence) if m.quantity not in allowed]):
                 sentences.append(sentence)
             else:
                 self.unsaid += facts
+                self.carried += stray if sentence else []
         if not sentences:
             return FALLBACK_TEXT[lang]
         lead = SCOPED_LEAD[lang].format(scope=" ".join(scope.split())) if scope else LEAD[lang]

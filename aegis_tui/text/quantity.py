@@ -208,7 +208,8 @@ class _Build:
         return Quantity(items[0][0], "%", "percent")
 
     def percent_zh(self, items):
-        return Quantity(items[1][0], "%", "percent")
+        # 百分之五 is 5%, 千分之五 0.5%, 万分之五 0.05%
+        return Quantity(items[1][0] / {"百": 1, "千": 10, "万": 100}[str(items[0])[0]], "%", "percent")
 
     def points(self, items):
         return Quantity(items[0][0], "pp", "percentage_point")
@@ -326,7 +327,7 @@ _CANDIDATE = re.compile(
     "|".join([
         r"(?P<date>(?:\d{4}|[零〇一二三四五六七八九]{4})年(?:\d{1,2}|[一二三四五六七八九十]{1,3})月"
         r"(?:(?:\d{1,2}|[一二三四五六七八九十]{1,3})[日号])?|\d{1,2}月\d{1,2}[日号])",
-        rf"(?P<pct>百分之(?:{_NUM}|{_CN}))",
+        rf"(?P<pct>(?<![\d零〇一二两三四五六七八九十百千万])[百千万]分之(?:{_NUM}|{_CN}))",
         rf"(?P<num>{_PREFIX}{_SP})?(?P<digits>{_NUM})(?:{_SP}{_MULT_RE})?(?:{_SP}{_UNIT})?{_PER}?",
         rf"(?P<cn>(?:人民币)?{_CN}{_CN_UNIT}){_PER}?",
         rf"(?P<word>\b{_WORD}(?:{_SP}{_MULT_RE})?{_SP}(?:{_alt(_EN_UNITS)})\b){_PER}?",
