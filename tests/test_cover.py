@@ -1681,3 +1681,17 @@ def test_a_figure_a_chosen_fact_s_sentence_carries_comes_with_it():
     cap = next(f for f in index.facts.values() if f.fact.object_value == "30%")
     report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=[cap.fact]))
     assert [f.fact.object_value for f in _carried(report, doc, index)] == ["万分之三"]
+
+
+STIPENDS_ZH = Document.from_text(
+    "# 科研经费管理办法\n\n## 劳务费\n\n第四条 在校研究生劳务费标准为：硕士研究生每人每月不超过2000元，博士研究生每人每月不超过"
+    "3500元；项目聘用的科研辅助人员按月发放。\n", "stipends.md")
+
+
+@pytest.mark.parametrize("value, label", [
+    # an item's name under a lead-in, then how its value is counted and bounded: the name is whom it is for
+    ("2000元", ("硕士研究生", "在校研究生劳务费标准每人每月")),
+    ("3500元", ("博士研究生", "在校研究生劳务费标准每人每月")),
+])
+def test_an_item_saying_how_its_value_is_counted_is_named_by_what_comes_before(value, label):
+    assert structure_label(STIPENDS_ZH, value) == label

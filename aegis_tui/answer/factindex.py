@@ -684,6 +684,11 @@ class Indexer:
             head, before = m.group(1) + "：", m.group(2)
         head = _NUMBERING.sub("", head.strip(), count=1).strip()
         name = _NUMBERING.sub("", LIST_ITEM.sub("", before, count=1), count=1).strip()
+        # (a name may say how its value is counted and bounded: "硕士研究生每人每月不超过" is 硕士研究生's, per person per
+        # month, at most; the count goes with the measure)
+        counted = _COUNTED_BOUND_ZH.search(name)
+        per = counted.group("per") if counted else ""
+        name = name[:counted.start()].strip() if per else name
         if not head.endswith(("：", ":")) or not CJK.search(head) or not name:
             return False
         # an item that opens with a condition of its own ("1. 妊娠不满12周的，定额支付500元") is about that case
@@ -697,7 +702,7 @@ class Indexer:
                 or name[0] in CONDITION_OPENERS_ZH or topic in name or name in topic \
                 or THRESHOLD_PREDICATE.search(name) or PERIOD_WORDS.search(name) or name[-1] in "在至达按每":
             return False
-        return self._keep_if_verified(key, cand, name, topic)
+        return self._keep_if_verified(key, cand, name, topic + per)
 
     def _from_bracket(self, key: str, cand: Candidate) -> bool:
         """A tier of a rule that names its bracket before its value ("500万元至1000万元的部分，不超过25%", "1.8万元以上
@@ -1178,6 +1183,8 @@ _SEE_TABLE = re.compile(r"见下表|详见|按下表|如下表")
 # a name and its value, one item of a Chinese series ("职工医保300元"), and the series going on after a value
 _NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四五六七八九十百千万]+)[^，,；;。、\d]{0,4}$")
 _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
+# how an item's value is counted and bounded, after its name ("每人每月不超过", "每次最高")
+_COUNTED_BOUND_ZH = re.compile(r"(?P<per>(?:每(?:人次|人|户|月|天|日|年|次|学期))*)(?:不超过|不得超过|不高于|最高|最多)?$")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 _BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
 
