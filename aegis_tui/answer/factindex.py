@@ -1070,12 +1070,12 @@ def _unnumbered(label: str) -> str:
 # a plain clause before its value: "出差人员的伙食补助标准为", "Customer due diligence records are kept for"
 _CLAUSE_ZH = re.compile(r"^(?P<s>[^，,；;。：:的]{2,20})的(?P<p>[^，,；;。：:的]{2,16}?)(?:为|是|达到?|不超过|不得超过|不高于|按)?"
                         r"(?:每[^，,；;。]{1,6})?$")  # "…标准为每人每天": the rate's own words follow the link
-# a clause that opens with its condition: "入住定点护理机构的，", "在经备案的民营医院住院的，"
 # a share's name after it ("…万分之五的滞纳金。"), its base before it after the verb charging it ("按日加收欠缴租金"), and
 # where the phrase charging it begins (how often it accrues, else the verb)
 _NAMED_AFTER_ZH = re.compile(rf"^的(?P<n>[{CJK_RANGE}]{{2,6}})(?=[，,。；;、]|$)")
 _SHARE_BASE_ZH = re.compile(rf"(?:加收|收取|计收|支付|缴纳|扣除|按)(?P<b>(?:(?!加收|收取|计收|支付|缴纳|扣除|按)[{CJK_RANGE}]){{2,8}})$")
 _CHARGED_ZH = re.compile(r"按日|每日|按月|每月|按年|每年|加收|收取|计收|支付|缴纳|扣除")
+# a clause that opens with its condition: "入住定点护理机构的，", "在经备案的民营医院住院的，"
 _CONDITION_ZH = re.compile(r"^\s*(?P<c>[^，,；;。：:\s]{2,24}?)的[，,]")
 # a clause that is only its predicate: "年度免赔额为每人", "年度限额仍为"
 _BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?(?:为|是|达到?|不超过|不得超过|不高于|提高至|"
