@@ -336,13 +336,10 @@ def _carried(report, doc: Document, index) -> list:
     if not realizer.carried:
         return []
     spans = [(span.start, span.end) for fv in realizer.unsaid if (span := doc.find(fv.fact.source_text)) is not None]
-    out = []
-    for f in index.facts.values():
-        at = key_offset(f.key)
-        if at is not None and any(a <= at < b for a, b in spans) and parse_quantity(f.fact.object_value) in \
-                realizer.carried and f.fact not in [fv.fact for fv in report.verified]:
-            out.append(f)
-    return out
+    chosen = [fv.fact for fv in report.verified]
+    return [f for f in index.facts.values() if (at := key_offset(f.key)) is not None
+            and any(a <= at < b for a, b in spans) and parse_quantity(f.fact.object_value) in realizer.carried
+            and f.fact not in chosen]
 
 
 def _scope_of(report, doc: Document) -> str:

@@ -73,6 +73,8 @@ SPOKEN_YUAN = re.compile(r"(?<![几多余来\d零〇一二两三四五六七八�
 def as_written(question: str) -> str:
     """A question's spoken money as a document writes it ("3000块钱" → "3000元"), for reading its figures."""
     return SPOKEN_YUAN.sub(r"\1元", question)
+
+
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
                        re.IGNORECASE)
 ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"

@@ -291,7 +291,8 @@ def _given(question: str) -> tuple[Interval, ...]:
     fact's and row's label is compared with it."""
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     question = as_written(question)  # 3000块钱
-    words = [m for m in _WORD_FIGURE.finditer(question) if (m.group("n").lower() not in ("a", "an")) != bool(m.group("and"))]
+    # ("a day" alone is a period, as 一年 is; "a day and a half" a figure)
+    words = [m for m in _WORD_FIGURE.finditer(question) if m.group("n").lower() not in ("a", "an") or m.group("and")]
     if not _N.search(question) and not _CN_FIGURE.search(question) and not words:
         return ()  # no figure: the range patterns need not run (they cost a compile the first time in a process)
     stated = _stated(question)
