@@ -176,3 +176,17 @@ def test_held_out_binding_reads_words_of_one_family_as_the_same_word():
     # holding ~ held, securities: 4 of the gold subject's 5 words
     assert _names("Minimum holding period for personal securities", evidence)
     assert not _names("Minimum notice period for personal loans", evidence)
+
+
+@pytest.mark.parametrize("gold, stated, same", [
+    ("$13,575", "1", False),          # "1" of "1 May" is not the head of $13,575
+    ("25%", "5%", False),
+    ("30 days", "30 days.", True),    # a full stop after it is no digit
+    ("200万元以上", "200万元", True),
+    ("£450", "£450 per person", True),
+    ("1.5", "1", False),
+])
+def test_a_stated_value_is_the_gold_figure_only_at_number_edges(gold, stated, same):
+    from aegis_tui.answer.evaluation import _same_figure
+
+    assert _same_figure(gold, stated) is same

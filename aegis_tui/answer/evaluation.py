@@ -134,10 +134,10 @@ def _evidence_text(fv, doc: Document) -> str:
 
 def _same_figure(gold: str, stated: str) -> bool:
     """Whether one value's text holds the other's whole, at number edges: "£450" and "£450 per person",
-    "200万元以上" and "200万元", "net 30 days" and "30 days" (not "5%" inside "25%")."""
+    "200万元以上" and "200万元", "net 30 days" and "30 days" (not "5%" inside "25%", nor "1" at the head of "$13,575")."""
     a, b = (gold.strip(), stated.strip()) if len(gold.strip()) <= len(stated.strip()) else (stated.strip(),
                                                                                           gold.strip())
-    return bool(a) and re.search(rf"(?<![\d.,]){re.escape(a)}(?![\d.,]\d)", b) is not None
+    return bool(a) and re.search(rf"(?<![\d.,]){re.escape(a)}(?!\d)(?![.,]\d)", b) is not None
 
 
 def _names(subject: str, evidence: set[str]) -> bool:
