@@ -40,13 +40,14 @@ from ..text.lexicon import (
     as_written,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, intervals, meets, rate_figure
+from ..text.ranges import bound_numbers, holding, intervals, meets
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import (
     asked_dimensions,
     asked_predicates,
+    given_matches,
     key_offset,
     predicate_asked,
     question_parts,
@@ -574,9 +575,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
-    for m in find_quantities(question):
-        if m.quantity.dimension == "number" or rate_figure(question, m.start):
-            continue
+    for m in given_matches(question):
         terms = {t for t in _stemmed(m.text) if t in asked and any(c.isdigit() for c in t)}
         for f in shortlist:
             if (at := key_offset(f.key)) is not None and row_gives(doc, at, {m.quantity}):

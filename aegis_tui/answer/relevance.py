@@ -330,11 +330,17 @@ def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set
     return table.row_header(cell.row) in held[table.index]
 
 
-def given_figures(question: str) -> set:
-    """The quantities with a unit the question gives ("每年交3000块钱" gives 3000元; a bare number gives none)."""
+def given_matches(question: str) -> list:
+    """The quantities with a unit the question gives, as found in it read as written ("每年交3000块钱" gives 3000元;
+    a bare number gives none, nor a figure a rate is per)."""
     question = as_written(question)
-    return {m.quantity for m in find_quantities(question)
-            if m.quantity.dimension != "number" and not rate_figure(question, m.start)}
+    return [m for m in find_quantities(question)
+            if m.quantity.dimension != "number" and not rate_figure(question, m.start)]
+
+
+def given_figures(question: str) -> set:
+    """The quantities of given_matches."""
+    return {m.quantity for m in given_matches(question)}
 
 
 def row_gives(doc: Document, offset: int, figures: set) -> bool:
