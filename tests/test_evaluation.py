@@ -190,3 +190,33 @@ def test_a_stated_value_is_the_gold_figure_only_at_number_edges(gold, stated, sa
     from aegis_tui.answer.evaluation import _same_figure
 
     assert _same_figure(gold, stated) is same
+
+
+def test_held_out_binding_reads_a_list_items_lead_in():
+    """The lead-in is the item's context as its heading is: "Northbridge funds an HRA …:" over "- Any tier
+    covering dependents: $1,000" binds the gold "Annual HRA funding, any tier covering dependents"; an item of
+    another list does not."""
+    from types import SimpleNamespace
+
+    from aegis_tui.answer.evaluation import score_heldout
+    from aegis_tui.answer.states import Outcome
+    from aegis_tui.schema import AtomicFact, ExtractionPayload, FactType
+
+    doc = Document.from_text(
+        "# Plan\n\nNorthbridge funds a Health Reimbursement Arrangement (HRA) each plan year:\n\n"
+        "- Employee only: $500\n- Any tier covering dependents: $1,000\n\n"
+        "The wellness program pays a reward:\n\n- Any tier covering dependents: $1,000 after screenings\n")
+
+    def answer(source):
+        report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=[AtomicFact(
+            subject="Any tier covering dependents", predicate="per plan year", object_value="$1,000",
+            fact_type=FactType.NUMERIC, source_text=source)]))
+        assert all(fv.passed for fv in report.facts)
+        return SimpleNamespace(mode="two-stage", report=report, answer="$1,000", state=Outcome.DONE,
+                               timings={"e2e_s": 1.0})
+
+    gold = [{"subject": "Annual HRA funding, any tier covering dependents", "value": "$1,000"}]
+    under_hra = score_heldout("d", doc, "q", gold, answer("Any tier covering dependents: $1,000"))
+    other = score_heldout("d", doc, "q", gold, answer("Any tier covering dependents: $1,000 after screenings"))
+    assert (under_hra.recovered, under_hra.misbound) == (1, [])
+    assert other.recovered == 0 and other.misbound

@@ -124,12 +124,16 @@ class HeldOutResult:
 
 
 def _evidence_text(fv, doc: Document) -> str:
-    """Everything a verified fact's binding rests on, as one lowercased text."""
+    """Everything a verified fact's binding rests on, as one lowercased text: its label and clause, the headings
+    it stands under, a list item's lead-in ("Northbridge funds an HRA …:" over "- Any tier covering dependents:
+    $1,000") and the table headers that bound it."""
     at = fv.anchor
     heads = " ".join(doc.structure.heading_path(at)) if at is not None else ""
+    block = doc.structure.block_at(at) if at is not None else None
+    lead = block.lead_in if block is not None and block.kind == "list_item" else ""
     table = " ".join(str(c.evidence) for c in fv.checks if c.rule == "table_binding" and c.evidence)
     f = fv.fact
-    return f"{f.subject} {f.predicate} {f.source_text} {heads} {table}".lower().replace("-", " ")
+    return f"{f.subject} {f.predicate} {f.source_text} {heads} {lead} {table}".lower().replace("-", " ")
 
 
 def _same_figure(gold: str, stated: str) -> bool:
