@@ -688,6 +688,17 @@ def test_a_word_differently_derived_names_the_same_thing():
     assert chosen_values("If I was made redundant, what is the waiting period?", doc, index)[0] == {"60 days"}
 
 
+def test_a_practitioner_names_the_field_he_practises_but_an_employer_is_no_employee():
+    from aegis_tui.answer.pick import _kin
+
+    doc, index = labelled("# Out-of-network coinsurance\n\n| Service | You pay |\n| --- | --- |\n"
+                          "| Chiropractic care | 45% |\n| Acupuncture | 50% |\n",
+                          {"45%": ("Chiropractic care", "You pay"), "50%": ("Acupuncture", "You pay")})
+    assert chosen_values("My chiropractor isn't in the network. What share do I pay?", doc, index)[0] == {"45%"}
+    assert _kin("chiropractor", "chiropractic") and _kin("orthodontist", "orthodontics")
+    assert not _kin("employer", "employee") and not _kin("employer", "employment")
+
+
 @pytest.mark.parametrize("text, labels, question, value", [
     # the clause opens with whom it is about, and the model's subject is the thing paid for
     ("# 生育待遇\n\n女职工的产前检查费用，按每孕次限额1500元支付；男职工的未就业配偶，产前检查费用按每孕次限额800元支付。\n",

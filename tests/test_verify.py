@@ -390,6 +390,10 @@ def test_document_index_is_cached_by_sha():
     ("三级医疗机构", "三级" + "的" * 30 + "医疗机构", False),  # units too far apart
     ("三级医院", "在三级定点医疗机构住院的", True),  # everyday alias 医院 -> 医疗机构
     ("三级医院", "在二级定点医疗机构住院的", False),  # the alias does not blur the level
+    ("工程类项目", "工程项目的中标人", True),  # the classifier 类 may be left out
+    ("退休人员的门诊", "退休人员门诊统筹", True),  # and so may the possessive 的
+    ("一类疫苗", "二类疫苗", False),  # not the number it classifies
+    ("工程类项目", "货物类项目", False),
 ])
 def test_mentions(subject, text, found):
     assert bool(mentions(subject, text)) is found

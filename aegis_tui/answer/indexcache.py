@@ -62,8 +62,9 @@ FORMAT = 1
 # over", "Teachers and childcare providers in the district"; 23: a Chinese list item that is its value's name under a
 # lead-in, "- 一次性丧葬补助金8,000元；", and a value paid during a time to whom, "重点群体人员在培训期间，按每人每天40元
 # 给予生活费补贴"; 24: a Chinese share of ten thousand or a thousand is a value, "按日加收欠缴金额万分之三的违约金"; 25:
-# an item's name under a lead-in may say how its value is counted and bounded, "标准为：硕士研究生每人每月不超过2000元")
-LABELS = 25
+# an item's name under a lead-in may say how its value is counted and bounded, "标准为：硕士研究生每人每月不超过2000元";
+# 26: a name's classifier 类 and possessive 的 may be left out where it is mentioned, "工程类项目" in "工程项目")
+LABELS = 26
 
 
 def default_cache_dir() -> Path:

@@ -24,6 +24,7 @@ from ..text.lexicon import (
     CJK_RANGE,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
+    FIELD_ENDINGS_EN,
     FUNCTION_ZH,
     INCLUDES_ZH,
     NEGATED_EN,
@@ -137,9 +138,11 @@ def _derived(a: str, b: str) -> bool:
 def _kin(a: str, b: str) -> bool:
     """Whether two English stems are one word with different endings (redundant ~ redundancy, respond ~
     response): they share six letters or more and all but the last three of the shorter, and neither ending
-    makes a party of it (employer / employee)."""
+    makes a party of it (employer / employee) — save a practitioner beside the field he practises (chiropractor
+    ~ chiropractic)."""
     p = len(os.path.commonprefix((a, b)))
-    return p >= 6 and p >= min(len(a), len(b)) - 3 and not {a[p:], b[p:]} & AGENT_ENDINGS_EN
+    ends = {a[p:], b[p:]}
+    return p >= 6 and p >= min(len(a), len(b)) - 3 and (not ends & AGENT_ENDINGS_EN or bool(ends & FIELD_ENDINGS_EN))
 
 
 _DF: dict[str, tuple[int, dict[str, int]]] = {}

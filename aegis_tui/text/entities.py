@@ -93,6 +93,11 @@ def _tokens_with_pos(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+# Chinese characters a name may carry that its mention leaves out: the classifier 类 ("工程类项目" is named by
+# "工程项目", "货物类采购" by "货物采购") and the possessive 的 ("退休人员的门诊" by "退休人员门诊")
+_OPTIONAL_ZH = frozenset("类的")
+
+
 @lru_cache(maxsize=4096)
 def _variants(subject: str) -> tuple[tuple[str, ...], ...]:
     out = [units(subject)]
@@ -100,6 +105,9 @@ def _variants(subject: str) -> tuple[tuple[str, ...], ...]:
     for alias, term in SUBJECT_ALIASES.items():
         if alias in low:
             out.append(units(low.replace(alias, term)))
+    for u in list(out):
+        if len(bare := tuple(t for t in u if t not in _OPTIONAL_ZH)) not in (0, len(u)) and len(bare) >= 2:
+            out.append(bare)
     return tuple(u for u in out if u)
 
 

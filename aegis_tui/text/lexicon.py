@@ -296,6 +296,9 @@ NUMBER_RANGE_EN = re.compile(r"(\d{1,2})\s*(?:to|through|-|–)\s*(\d{1,2})")
 # Endings that turn a word into the one who does or receives it (employer / employee, insurer): two words of
 # one family that differ by these name different parties, not one thing differently derived
 AGENT_ENDINGS_EN = frozenset({"r", "e", "er", "ee", "or"})
+# … save beside the ending of the field that party practises: a chiropractor's is chiropractic care, an orthodontist's
+# orthodontics (the act's endings, -ion, -ment, -ing, still keep an employer from employment)
+FIELD_ENDINGS_EN = frozenset({"ic", "ics", "y", "ry"})
 # English verbs whose past forms no suffix rule reaches ("must be held" ~ "hold it", "is paid" ~ "pay"): morphology,
 # a closed list of the language's irregular verbs as policies use them, not any document's vocabulary
 IRREGULAR_EN = {
