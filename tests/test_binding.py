@@ -239,3 +239,23 @@ def test_a_numbered_series_is_one_name_in_an_enumeration(subject, value, passes)
     doc = Document.from_text(LTD, "ltd.md")
     verdict = _verify(doc, _fact(subject, "maximum monthly benefit", value, LTD_QUOTE))
     assert verdict.passed is passes, verdict
+
+
+OPENING = ("# Deposit\n\nWithin 21 days after Resident surrenders the apartment, Landlord will return the deposit, less "
+           "deductions.\n\nWithin 10 days, Tenant pays the fee and Landlord repairs within 30 days.\n\n"
+           "Tenant pays within 5 days, and Landlord answers.\n")
+
+
+@pytest.mark.parametrize("subject, value, quote, passes", [
+    # a value's opening phrase leads into the clause whose subject acts within it
+    ("Landlord", "21 days", OPENING.splitlines()[2], True),
+    ("Resident", "21 days", OPENING.splitlines()[2], True),      # named in the value's own clause, as before
+    # a value of its kind in that clause is that clause's own (the Landlord's 30 days): the period is not bound there
+    ("Landlord", "10 days", OPENING.splitlines()[4], False),
+    # a value that does not open its sentence binds no one after it
+    ("Landlord", "5 days", OPENING.splitlines()[6], False),
+])
+def test_a_value_opening_its_sentence_binds_the_subject_of_the_clause_it_leads_into(subject, value, quote, passes):
+    doc = Document.from_text(OPENING, "deposit.md")
+    verdict = _verify(doc, _fact(subject, "deadline", value, quote))
+    assert verdict.passed is passes, verdict

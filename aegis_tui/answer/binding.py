@@ -46,6 +46,10 @@ def _seg_of(ends: list[int], offset: int) -> int:
     return min(bisect.bisect_right(ends, offset), len(ends) - 1)
 
 
+_LIMIT_VERBS = re.compile(r"不得?(?:超过|高于|低于|少于|多于)|至少|\b(?:no|not)\s+(?:more|less|fewer)\s+than\b|\bat\s+"
+                          r"(?:least|most)\b|\bup\s+to\b", re.IGNORECASE)
+
+
 def item_label(text: str, quantities: list[QuantityMatch], base: int, predicate: str) -> str:
     """What an enumeration item names besides its value and predicate ('' when it names nothing).
 
@@ -54,8 +58,11 @@ def item_label(text: str, quantities: list[QuantityMatch], base: int, predicate:
     for q in sorted(quantities, key=lambda q: -q.start):
         if base <= q.start < base + len(text):
             text = text[:q.start - base] + " " + text[q.end - base:]
-    skip = set(name_units(predicate)) | FUNCTION_UNITS
+    skip = set(name_units(predicate)) | FUNCTION_UNITS | {"最"}
     text = PERIOD_WORDS.sub(" ", text)  # "每人", "per night": the rate of the value, not a name
+    # the verb bounding it ("延长缴费期限最长不超过5年"): how far it goes, not whom (the end itself, 最高 against 最低,
+    # still tells two items apart)
+    text = _LIMIT_VERBS.sub(" ", text)
     if not [u for u in name_units(text) if u not in skip]:
         return ""
     return LIST_ITEM.sub("", text).strip(" ，、,;；：:。")
@@ -114,6 +121,9 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
             and at(q.start, q.end) == q.text]
     if len(same) > 1 and _RESPECTIVELY.search(local, es - ss, ee - ss):
         return _respectively(ctx.document.text, ss, m, same, subject)
+    # a figure in a Chinese condition clause ("年满60周岁时累计缴费不足15年的，…延长缴费期限最长不超过5年") bounds the case
+    # the clause names: it is no item of an enumeration the value is one of
+    same = [q for q in same if q.start == m.start or not at(*segs[_seg_of(ends, q.start)]).rstrip().endswith("的")]
     k = _seg_of(ends, m.start)
     prev = max((j for j in (_seg_of(ends, q.start) for q in same) if j < k), default=-1)
     start, end = segs[prev + 1][0], segs[k][1]
@@ -131,6 +141,8 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
     for other in others:
         if mentions(other, item):
             return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'", ev)
+    if (main := _main_clause(at, es, ee, m, same)) and (hits := mentions(subject, at(*main))):
+        return bound("is the subject of the clause the opening phrase of", hits[0], main[0])
     if len({_seg_of(ends, q.start) for q in same}) >= 2:
         # the clauses between the previous value and this one, less those that hold a figure of their own
         # ("超出部分按80%给付"): those name their own value, not this one
@@ -153,6 +165,27 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
     if head and mentions(subject, head):
         return CheckResult("entity_binding", True, f"'{subject}' heads the list that contains '{m.text}'", ev)
     return _frame(ctx, m, ev)
+
+
+_OPENING_EN = re.compile(r"(?:(?:[-*+]|\(?[0-9a-z]{1,3}[.)]|\d+(?:\.\d+)+)\s+)?(?:within|after|before|for|up\s+to|no\s+later\s+than|not\s+later\s+than|at\s+least)\s*$",
+                         re.IGNORECASE)
+
+
+def _main_clause(at, es: int, ee: int, m: QuantityMatch, same: list) -> tuple[int, int] | None:
+    """The main clause a value's opening phrase leads into ("Within 21 days after Resident surrenders the apartment,
+    Landlord will return the deposit, …": from after the phrase's comma to the next clause mark), when the value
+    opens its sentence after a preposition only and no value of its kind stands before that clause ends."""
+    if not _OPENING_EN.fullmatch(at(es, m.start).strip()) or not m.text.isascii():
+        return None
+    rest = at(m.end, ee)
+    comma = rest.find(",")
+    if comma < 0:
+        return None
+    start = m.end + comma + 1
+    end = next((start + i for i, ch in enumerate(at(start, ee)) if ch in ",;.:"), ee)
+    if any(m.end <= q.start < end for q in same):
+        return None
+    return start, end
 
 
 def _frame(ctx: FactContext, m: QuantityMatch, ev: dict) -> CheckResult:

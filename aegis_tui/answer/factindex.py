@@ -823,12 +823,21 @@ class Indexer:
             return False
         own = re.split(r"[.;:](?:\s|$)", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))[-1]
         modals = list(_MODAL_EN.finditer(own))
-        if not modals:
+        if modals:
+            modal = modals[-1]
+            act = _WITHIN_EN.sub("", own[modal.end():]).strip()
+        elif _WITHIN_EN.fullmatch(own.strip()) and (at := cand.quote.find(cand.value, len(lead) - 1)) >= 0:
+            # "Within 21 days after Resident surrenders the apartment …, Landlord will return the deposit, …": the
+            # value opens its sentence; who must act, and the act, come after the clause it opens
+            own = cand.quote[at + len(cand.value):]
+            modal = _MODAL_EN.search(own, own.find(",") + 1) if "," in own else None
+            if modal is None:
+                return False
+            act = own[modal.end():].strip()
+        else:
             return False
-        modal = modals[-1]
         # who: the words before the modal in its clause ("If …, Tenant must"), without an article
         who = _ARTICLE.sub("", re.split(r"[,(]", own[: modal.start()])[-1]).strip()
-        act = _WITHIN_EN.sub("", own[modal.end():]).strip()
         act = re.split(r"\s*,\s|\s*\(", act, maxsplit=1)[0]
         if found := find_quantities(act):  # "keep … $100,000 in … coverage and provide proof": the act after it
             later = re.match(r"^.*?\band\s+(?P<act>.+)$", act[found[-1].end:])
@@ -944,7 +953,11 @@ class Indexer:
         if own is not None:  # the value's fragment opens with the condition: "在境外医院住院的，年度免赔额提高至…"
             if own.group("c") != c.group("c"):
                 return False
-            before = before[own.end():].strip()
+            # (its value's own clause the last: "申请人逾期申请的，…可以补发，但补发期限最长不超过12个月")
+            *between, before = re.split(r"[，,；;]", before[own.end():])
+            if any(re.search(r"的$", b.strip()) for b in between):
+                return False
+            before = before.strip()
         else:
             # the value's fragment follows the condition in the clause, with no other condition between
             at = quote.find(cand.fragment.strip())
@@ -1078,7 +1091,8 @@ _CHARGED_ZH = re.compile(r"按日|每日|按月|每月|按年|每年|加收|收�
 # a clause that opens with its condition: "入住定点护理机构的，", "在经备案的民营医院住院的，"
 _CONDITION_ZH = re.compile(r"^\s*(?P<c>[^，,；;。：:\s]{2,24}?)的[，,]")
 # a clause that is only its predicate: "年度免赔额为每人", "年度限额仍为"
-_BARE_PREDICATE = re.compile(r"^(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?(?:为|是|达到?|不超过|不得超过|不高于|提高至|"
+_BARE_PREDICATE = re.compile(r"^(?:但|并|且|而|其中)?(?P<p>[^，,；;。：:的\d\sA-Za-z]{2,12}?)(?:仍|均|亦|也)?"
+                             r"(?:最长|最短|最高|最低|最多|最少)?(?:为|是|达到?|不超过|不得超过|不高于|不低于|提高至|"
                              r"调整为|降低至)(?:每[^，,；;。\d]{1,6})?$")
 # an item's own head before its colon, inside the fragment: "剖宫产：每次给付"
 _OWN_HEAD = re.compile(r"^\s*([^：:，,；;。\d]{1,30})[：:](.*)$", re.S)

@@ -63,8 +63,13 @@ FORMAT = 1
 # lead-in, "- 一次性丧葬补助金8,000元；", and a value paid during a time to whom, "重点群体人员在培训期间，按每人每天40元
 # 给予生活费补贴"; 24: a Chinese share of ten thousand or a thousand is a value, "按日加收欠缴金额万分之三的违约金"; 25:
 # an item's name under a lead-in may say how its value is counted and bounded, "标准为：硕士研究生每人每月不超过2000元";
-# 26: a name's classifier 类 and possessive 的 may be left out where it is mentioned, "工程类项目" in "工程项目")
-LABELS = 26
+# 26: a name's classifier 类 and possessive 的 may be left out where it is mentioned, "工程类项目" in "工程项目"; 27: a
+# value opening its sentence binds the subject of the clause it leads into, and an English time limit so placed is
+# labelled by who acts there, "Within 21 days after Resident surrenders …, Landlord will return the deposit"; a
+# Chinese condition's value in the last clause after it, "申请人逾期申请的，…，但补发期限最长不超过12个月"; a figure in a
+# condition clause is no item of an enumeration, and the verb bounding a value names no one, "…不足15年的，…延长缴费期限
+# 最长不超过5年")
+LABELS = 27
 
 
 def default_cache_dir() -> Path:
