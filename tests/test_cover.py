@@ -689,14 +689,28 @@ def test_a_word_differently_derived_names_the_same_thing():
 
 
 def test_a_practitioner_names_the_field_he_practises_but_an_employer_is_no_employee():
-    from aegis_tui.answer.pick import _kin
+    from aegis_tui.text.entities import kin as _kin
 
     doc, index = labelled("# Out-of-network coinsurance\n\n| Service | You pay |\n| --- | --- |\n"
                           "| Chiropractic care | 45% |\n| Acupuncture | 50% |\n",
                           {"45%": ("Chiropractic care", "You pay"), "50%": ("Acupuncture", "You pay")})
     assert chosen_values("My chiropractor isn't in the network. What share do I pay?", doc, index)[0] == {"45%"}
+    # the shortlist reads the word so too: the chiropractic row ranks first
+    best = enumerate_candidates(doc, "What do I pay my chiropractor?", top_k=1, min_ratio=0.99)
+    assert [c.value for c in best] == ["45%"]
     assert _kin("chiropractor", "chiropractic") and _kin("orthodontist", "orthodontics")
     assert not _kin("employer", "employee") and not _kin("employer", "employment")
+
+
+def test_a_word_derived_is_not_a_compound_nor_a_party():
+    from aegis_tui.text.entities import derivations
+
+    assert derivations("mile", {"mileage", "age"}) == {"mileage"}       # -age derives, though "age" is a word
+    assert derivations("hous", {"household", "hold"}) == set()          # house and hold, where the text holds both
+    assert derivations("cash", {"cashier"}) == set()                    # the party, not the thing
+    assert derivations("grad", {"graduate"}) == {"graduate"}            # a shortening matches a shortlisted fact…
+    assert derivations("grad", {"graduate"}, suffixed=True) == set()    # … but does not widen the search
+    assert derivations("hous", {"household"}, suffixed=True) == set()
 
 
 @pytest.mark.parametrize("text, labels, question, value", [
@@ -1209,6 +1223,16 @@ def test_an_english_time_limit_is_labelled_by_who_must_act_and_the_act():
     assert labels["10 days"] == ("Tenant", "deadline to provide proof")
 
 
+def test_an_english_time_limit_opening_its_sentence_is_labelled_by_who_acts_after_it():
+    doc, index = structured("# Lease\n\n## Security Deposit\n\nWithin 21 days after Resident surrenders the apartment "
+                            "and provides a written forwarding address, Landlord will return the deposit, less lawful "
+                            "deductions, with an itemized statement.\n\nWithin 5 days, the keys are handed over.\n",
+                            "lease.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["21 days"] == ("Landlord", "deadline to return the deposit")
+    assert "5 days" not in labels  # no one is said to act: structure does not decide it
+
+
 def test_an_item_s_values_for_cases_after_them_are_labelled_by_the_case_and_a_period_picks_the_case():
     doc, index = structured(LEASE, "lease.md")
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
@@ -1706,3 +1730,15 @@ STIPENDS_ZH = Document.from_text(
 ])
 def test_an_item_saying_how_its_value_is_counted_is_named_by_what_comes_before(value, label):
     assert structure_label(STIPENDS_ZH, value) == label
+
+
+def test_a_chinese_condition_labels_its_value_in_the_last_clause_after_it():
+    # the value's clause after the condition, past an act of its own; the bound 最长 and the conjunction 但 are not
+    # the predicate, and the condition's figures are its bounds, no enumeration the value is an item of
+    doc, index = structured("# 待遇\n\n申请人逾期申请的，自申请当月起计发待遇，逾期期间的待遇可以补发，但补发期限最长不超过12个月。\n\n"
+                            "年满60周岁时累计缴费不足15年的，可以申请延长缴费，延长缴费期限最长不超过5年；\n")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["12个月"] == ("申请人逾期申请", "补发期限")
+    assert labels["5年"] == ("年满60周岁时累计缴费不足15年", "延长缴费期限")
+    got, reasons = chosen_values("我60岁时累计只交了11年，最多能延长几年？", doc, index)
+    assert got == {"5年"}, reasons

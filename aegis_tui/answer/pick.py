@@ -13,9 +13,8 @@ import os
 import re
 
 from ..text.document import Document
-from ..text.entities import same_entity, series_name, stem
+from ..text.entities import derivations, same_entity, series_name, stem
 from ..text.lexicon import (
-    AGENT_ENDINGS_EN,
     ASKS_SEVERAL,
     BOUND_LEAST,
     BOUND_MOST,
@@ -24,7 +23,6 @@ from ..text.lexicon import (
     CJK_RANGE,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
-    FIELD_ENDINGS_EN,
     FUNCTION_ZH,
     INCLUDES_ZH,
     NEGATED_EN,
@@ -128,23 +126,6 @@ def _stemmed(text: str) -> set[str]:
     return out
 
 
-def _derived(a: str, b: str) -> bool:
-    """Whether one English stem begins the other as the same word differently derived: by two letters or more,
-    or by a final e."""
-    short, long_ = sorted((a, b), key=len)
-    return long_.startswith(short) and (len(long_) - len(short) >= 2 or long_ == short + "e")
-
-
-def _kin(a: str, b: str) -> bool:
-    """Whether two English stems are one word with different endings (redundant ~ redundancy, respond ~
-    response): they share six letters or more and all but the last three of the shorter, and neither ending
-    makes a party of it (employer / employee) — save a practitioner beside the field he practises (chiropractor
-    ~ chiropractic)."""
-    p = len(os.path.commonprefix((a, b)))
-    ends = {a[p:], b[p:]}
-    return p >= 6 and p >= min(len(a), len(b)) - 3 and (not ends & AGENT_ENDINGS_EN or bool(ends & FIELD_ENDINGS_EN))
-
-
 _DF: dict[str, tuple[int, dict[str, int]]] = {}
 
 
@@ -168,16 +149,8 @@ def held_terms(text: str, doc: Document) -> set[str]:
     out = set()
     for t in _stemmed(text):
         if t.isascii():
-            out |= ({t} if t in df else set()) | _derivations(t, df)
+            out |= ({t} if t in df else set()) | derivations(t, df)
     return out
-
-
-def _derivations(term: str, words) -> set[str]:
-    """The English words among words that are term differently derived (mileage ~ mile, redundant ~ redundancy),
-    as cover matches a question's word to the document's; none for a word under four letters."""
-    if not term.isascii() or len(term) < 4:
-        return set()
-    return {v for v in words if v != term and v.isascii() and len(v) >= 4 and (_derived(term, v) or _kin(term, v))}
 
 
 def shares_terms(text: str, words: set[str]) -> bool:
@@ -550,7 +523,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
     # differently derived; one letter apart other than a final e, or a party's ending, they are different words
     # (employe, employer)
-    alias = {v: a for a in wanted for v in _derivations(a, df)}
+    alias = {v: a for a in wanted for v in derivations(a, df)}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None

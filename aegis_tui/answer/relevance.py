@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
-from ..text.entities import stem, units
+from ..text.entities import derivations, stem, units
 from ..text.lexicon import (
     ASKED_AGAIN,
     ASKED_DIMENSIONS,
@@ -89,6 +89,11 @@ class BM25:
 
     def scores(self, query: str) -> list[float]:
         q = Counter(terms(query, parts=True))
+        # a word of the query the texts hold only differently derived ("chiropractor" asked, "Chiropractic care"
+        # written; "redundant", "redundancy") is asked as those words, as cover reads it
+        for t in [t for t in q if t not in self.idf]:
+            for v in derivations(t, self.idf, suffixed=True):
+                q[v] += q[t]
         out = []
         for d, ln in zip(self.docs, self.lens):
             s = 0.0

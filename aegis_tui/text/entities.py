@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 
-from .lexicon import CJK_RANGE, IRREGULAR_EN, NUMBERED_NAME_EN, SERIES_NAMES_EN, STOP_EN, SUBJECT_ALIASES
+from .lexicon import (
+    AGENT_ENDINGS_EN,
+    CJK_RANGE,
+    FIELD_ENDINGS_EN,
+    IRREGULAR_EN,
+    NUMBERED_NAME_EN,
+    SERIES_NAMES_EN,
+    STOP_EN,
+    SUBJECT_ALIASES,
+)
 from .quantity import width_fold
 
 
@@ -63,6 +73,60 @@ def stem(word: str) -> str:
 
 
 _VOWELS = frozenset("aeiouy")
+
+
+_PARTY_ENDINGS = frozenset({"er", "or", "ee", "ier", "eer"})
+
+
+def derived(a: str, b: str) -> bool:
+    """Whether one English stem begins the other as the same word differently derived: by two letters or more,
+    or by a final e."""
+    short, long_ = sorted((a, b), key=len)
+    extra = long_[len(short):]
+    # (not by an ending that makes a party of it: cash / cashier, employ / employer)
+    return long_.startswith(short) and (len(extra) >= 2 or extra == "e") and extra not in _PARTY_ENDINGS
+
+
+def kin(a: str, b: str) -> bool:
+    """Whether two English stems are one word with different endings (redundant ~ redundancy, respond ~
+    response): they share six letters or more and all but the last three of the shorter, and neither ending
+    makes a party of it (employer / employee) — save a practitioner beside the field he practises (chiropractor
+    ~ chiropractic)."""
+    p = len(os.path.commonprefix((a, b)))
+    ends = {a[p:], b[p:]}
+    return p >= 6 and p >= min(len(a), len(b)) - 3 and (not ends & AGENT_ENDINGS_EN or bool(ends & FIELD_ENDINGS_EN))
+
+
+def derivations(term: str, words, suffixed: bool = False) -> set[str]:
+    """The English words among words that are term differently derived (mileage ~ mile, redundant ~ redundancy),
+    as cover matches a question's word to the document's; none for a word under four letters. suffixed: only by
+    an ending that derives words ("-age", "-ation"), not a shortening ("grad" ~ graduate) nor what may be a
+    compound ("house" ~ household) — the reading that widens a search, not the one that matches a shortlist."""
+    if not term.isascii() or len(term) < 4:
+        return set()
+    return {v for v in words if v != term and v.isascii() and len(v) >= 4 and (
+        kin(term, v) or derived(term, v) and (not suffixed or _suffixed(term, v))) and not _compound(term, v, words)}
+
+
+def _suffixed(a: str, b: str) -> bool:
+    short, long_ = sorted((a, b), key=len)
+    return long_[len(short):] in _SUFFIXES_EN or long_ == short + "e"
+
+
+# endings that derive a word, some of them words themselves ("mileage", "partnership")
+_SUFFIXES_EN = frozenset({"age", "al", "ance", "ence", "ant", "ent", "ation", "ion", "ity", "ive", "ment", "ness", "ure",
+                          "ate", "ship", "ful", "less", "ic", "ical", "ous", "able", "ible", "ize", "ise", "ist",
+                          "ism", "ry", "ery", "ly", "y"})
+
+
+def _compound(a: str, b: str, words) -> bool:
+    """Whether the longer of two words is the shorter joined to another word of the text, not derived from it:
+    "household" is house and hold where the text holds "hold" (not "mileage": -age derives)."""
+    short, long_ = sorted((a, b), key=len)
+    rest = long_[len(short):]
+    # (a stem that lost its final e: "hous" of house, "ehold")
+    word = rest[1:] if rest[:1] == "e" and rest[1:] in words else rest
+    return long_.startswith(short) and len(word) >= 3 and word not in _SUFFIXES_EN and word in words
 
 
 def _verb_stem(base: str) -> str:

@@ -40,7 +40,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
     "our", "you", "your", "he", "she", "his", "her", "me", "am", "was", "were", "been", "being", "have", "has",
     "had", "having", "could", "would", "might", "did", "doing", "get", "gets", "got", "go", "goes", "going",
     "end", "much", "many", "some", "someone", "anyone", "one", "ones", "about", "after", "before", "again",
-    "out", "off", "down", "then", "once", "both", "other", "such", "own", "same", "too", "very", "just",
+    "out", "off", "down", "back", "away", "then", "once", "both", "other", "such", "own", "same", "too", "very", "just",
     "why", "when", "where", "how", "whom", "whose", "what", "which", "while", "during", "between", "through",
     "these", "those", "it's", "i'm", "we're", "i've", "we've", "don't", "doesn't", "need", "needs", "long",
     "use", "uses", "using", "like", "also", "still", "yet", "but", "because", "until", "against", "above",
