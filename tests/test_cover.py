@@ -1742,3 +1742,19 @@ def test_a_chinese_condition_labels_its_value_in_the_last_clause_after_it():
     assert labels["5年"] == ("年满60周岁时累计缴费不足15年", "延长缴费期限")
     got, reasons = chosen_values("我60岁时累计只交了11年，最多能延长几年？", doc, index)
     assert got == {"5年"}, reasons
+
+
+def test_a_question_listing_what_it_asks_is_answered_for_each_item():
+    from aegis_tui.answer.relevance import listed_items
+
+    assert listed_items("去成都出差，每天的伙食补助和市内交通补助分别是多少？") == ["伙食补助", "市内交通补助"]
+    assert listed_items("我打算每年交3000块钱，市里和区里分别会给我补贴多少？") == ["市", "区"]
+    assert listed_items("工资及时发放吗？") == [] and listed_items("What are the limits, per trip and per day?") == []
+    doc, index = structured("# 补贴标准\n\n| 职级 | 交通补贴 | 通讯补贴 | 餐费补贴 |\n| --- | --- | --- | --- |\n"
+                            "| 总监 | 1200元/月 | 300元/月 | 500元/月 |\n| 经理 | 800元/月 | 200元/月 | 400元/月 |\n\n"
+                            "# 缴费补贴\n\n| 档次 | 年缴费 | 市级补贴 | 区级补贴 |\n| --- | --- | --- | --- |\n"
+                            "| 第一档 | 200元 | 30元 | 20元 |\n| 第八档 | 3000元 | 110元 | 70元 |\n")
+    got, reasons = chosen_values("总监的交通补贴和通讯补贴每月各多少？", doc, index)
+    assert got == {"1200元/月", "300元/月"}, reasons
+    got, reasons = chosen_values("我每年交3000块钱，市里和区里分别会给我补贴多少？", doc, index)
+    assert got == {"110元", "70元"}, reasons

@@ -48,6 +48,7 @@ from .relevance import (
     asked_predicates,
     given_matches,
     key_offset,
+    listed_items,
     predicate_asked,
     question_parts,
     row_gives,
@@ -765,6 +766,25 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             for t, m in match[k].items():
                 covered[t] = max(covered[t], m)
         chosen += round_
+    # a question listing the things it asks each of ("伙食补助和市内交通补助分别是多少", "市里和区里分别会给我补贴多少") is
+    # answered for each: an item no chosen fact names in full is answered by the facts that do, of a kind a chosen
+    # fact gives, best over the item's words and those the question asks of all its items (the 起付线 of
+    # "在职职工和退休人员的起付线", not the 退休人员's other figures); a single character listed is a word there (市, 区)
+    items = [{alias.get(t, t) for t in _stemmed(x)} & asked for x in listed_items(question)] if chosen else []
+    shared = asked - set().union(*items) if items else set()
+    for words in items:
+        if not words or any(all(match[c].get(t, 0.0) >= 1.0 for t in words) for c in chosen):
+            continue
+        kinds_chosen = {dimension_of(by_key[c].fact.object_value) for c in chosen}
+        gains = {k: sum(weight[t] * match[k].get(t, 0.0) for t in words | shared) for k in named
+                 if k not in chosen and all(match[k].get(t, 0.0) >= 1.0 for t in words)
+                 and dimension_of(by_key[k].fact.object_value) in kinds_chosen}
+        if gains:
+            best = max(gains.values())
+            for k in sorted(k for k, g in gains.items() if g == best):
+                chosen.append(k)
+                for t, m in match[k].items():
+                    covered[t] = max(covered[t], m)
     # a part asking a kind of quantity no chosen fact gives ("生育保险能报多少钱" beside the days of leave chosen) is
     # answered by a held case's value of that kind: the question's figure singled that case out
     for part in question_parts(question) if meeting and chosen else ():

@@ -459,6 +459,33 @@ def question_parts(question: str) -> list[str]:
     return asking or parts
 
 
+_LIST_SEP_ZH = re.compile(rf"(?<=[{CJK_RANGE}])(?:[和与、]|及(?![时其]))(?=[{CJK_RANGE}])")
+# where a listed item ends, reading leftwards (a modifier's 的, a clause mark) or rightwards (what the question
+# asks of all of them: 分别, 各, 每月, 的起付线, 是多少)
+_ITEM_LEFT_END = re.compile(rf"^.*(?:[^{CJK_RANGE}]|的)")
+_ITEM_RIGHT_END = re.compile(r"分别|各|每|都|均|的|是|能|可|会|有|要|多少|几")
+_LOCATIVE_ZH = re.compile(r"[里方面边]$")
+
+
+def listed_items(question: str) -> list[str]:
+    """The items a Chinese question lists as the things it asks each of ("每天的伙食补助和市内交通补助分别是多少" →
+    伙食补助, 市内交通补助; "市里和区里分别会给我补贴多少" → 市, 区), each without the words it shares with the others;
+    [] when it lists none."""
+    items: list[str] = []
+    for part in question_parts(question):
+        seps = list(_LIST_SEP_ZH.finditer(part))
+        if not seps:
+            continue
+        pieces = [part[: seps[0].start()]] + [part[a.end(): b.start()] for a, b in zip(seps, seps[1:])] \
+            + [part[seps[-1].end():]]
+        first = _ITEM_LEFT_END.sub("", pieces[0], count=1)
+        last = _ITEM_RIGHT_END.split(pieces[-1], maxsplit=1)[0]
+        found = [_LOCATIVE_ZH.sub("", x.strip()) for x in [first, *pieces[1:-1], last]]
+        if all(found) and all(_CJK_RUN.fullmatch(x) for x in found):
+            items += found
+    return items
+
+
 # a clause opener not followed by an auxiliary ("When the lease renews", not "When must I", "Where to send")
 _SCOPE_CLAUSE_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\s+(?!(?:must|do|does|did|is|are|was|were|can|could|"
                               r"will|would|should|shall|may|might|has|have|had|to)\b)\w", re.IGNORECASE)
