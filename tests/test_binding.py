@@ -259,3 +259,21 @@ def test_a_value_opening_its_sentence_binds_the_subject_of_the_clause_it_leads_i
     doc = Document.from_text(OPENING, "deposit.md")
     verdict = _verify(doc, _fact(subject, "deadline", value, quote))
     assert verdict.passed is passes, verdict
+
+
+DISCOUNTS = ("# Discounts\n\n| Discount | Amount |\n|---|---|\n| Multi-policy (home and auto) | 15% |\n"
+             "| Alarm | 10% |\n| Smoke detectors | 3% |\n\n# Fees\n\n| Fee | Amount |\n|---|---|\n| Late fee | $25 |\n"
+             "| Reinstatement | 5% |\n| Returned payment | $30 |\n")
+
+
+@pytest.mark.parametrize("subject, value, row, passes", [
+    # every value under "Amount" is a percent: the table says what its header measures
+    ("Multi-policy (home and auto)", "15%", "| Multi-policy (home and auto) | 15% |", True),
+    # a column of amounts with one percent among them does not: "amount" still expects money there
+    ("Reinstatement", "5%", "| Reinstatement | 5% |", False),
+    ("Late fee", "$25", "| Late fee | $25 |", True),
+])
+def test_a_column_of_one_kind_says_what_its_header_measures(subject, value, row, passes):
+    doc = Document.from_text(DISCOUNTS, "discounts.md")
+    verdict = _verify(doc, _fact(subject, "Amount", value, row))
+    assert verdict.passed is passes, verdict

@@ -68,8 +68,9 @@ FORMAT = 1
 # labelled by who acts there, "Within 21 days after Resident surrenders …, Landlord will return the deposit"; a
 # Chinese condition's value in the last clause after it, "申请人逾期申请的，…，但补发期限最长不超过12个月"; a figure in a
 # condition clause is no item of an enumeration, and the verb bounding a value names no one, "…不足15年的，…延长缴费期限
-# 最长不超过5年")
-LABELS = 27
+# 最长不超过5年"; 28: a header's unit per two things, "伙食补助（元/人·天）", and a caption's "（单位：元）" are units, and
+# a column whose every value is of one kind says what its header measures, "| Discount | Amount |" over 15%, 10%, 3%)
+LABELS = 28
 
 
 def default_cache_dir() -> Path:

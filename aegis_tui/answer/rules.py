@@ -179,6 +179,11 @@ def unit_dimension(ctx: FactContext) -> CheckResult:
             how = f"under '{header}'" if header else "in the quote"
             return CheckResult("unit_dimension", True, f"'{m.text}' is {stated.dimension} {how}, as '{key}' is "
                                "stated there", ev | {"stated": stated.dimension, "header": header})
+    if (column := _column_of_one_kind(ctx, dim)) is not None:
+        # a column the fact names whose every value is of this kind says what its header measures: "Amount" over
+        # 15%, 10%, 3% is a share ("| Discount | Amount |"), as a header's unit would say
+        return CheckResult("unit_dimension", True, f"every value under '{column}' is {dim}, as '{key}' is stated "
+                           "there", ev | {"stated": dim, "header": column})
     if dim == "percent" and set(dims) & {"money", "rate"} and (share := percent_of(ctx)):
         # a limit may be a share of an amount: the quote says what the percent is taken of
         return CheckResult("unit_dimension", True, f"'{key}' is given as a share: '{share}'",
@@ -200,6 +205,25 @@ def stated_quantities(ctx: FactContext) -> list[tuple[QuantityMatch, Quantity, s
         else:
             out.append((m, m.quantity, ""))
     return out
+
+
+def _column_of_one_kind(ctx: FactContext, dim: str) -> str | None:
+    """The header of the table column holding the fact's value, when the fact names it and each of the column's
+    values (three or more) is of this dimension; else None."""
+    structure = ctx.document.structure
+    for m in ctx.value_matches:
+        found = structure.cell_at(m.start)
+        if found is None:
+            continue
+        table, cell = found
+        header = table.column_header(cell.col)
+        if not header or not _names_header(ctx, header):
+            continue
+        values = [q for row in table.rows[table.header_rows:] if cell.col < len(row)
+                  for q in ctx.doc_index.quantities_in(row[cell.col].start, row[cell.col].end)]
+        if len(values) >= 3 and all(q.quantity.dimension == dim for q in values):
+            return header
+    return None
 
 
 def _names_header(ctx: FactContext, header: str) -> bool:

@@ -117,10 +117,15 @@ _HEADER_UNIT = re.compile(r"[（(]([^()（）]{1,16})[)）]|单位[:：]\s*([^\s
 def header_unit(header: str) -> str | None:
     """The unit a header or caption states: "省内（元/人）" -> "元/人", "Maximum Rate ($)" -> "$", "单位：万元"."""
     for m in _HEADER_UNIT.finditer(header):
-        unit = next(g for g in m.groups() if g).strip()
-        if _with_unit("1", unit) is not None:
-            return unit
+        unit = _UNIT_LABEL.sub("", next(g for g in m.groups() if g).strip())
+        # a rate per two things ("元/人·天", "元/人/天"): per the first of them, as its dimension goes
+        for cut in (unit, *(unit[:i] for i in reversed(range(len(unit))) if unit[i] in "·/" and "/" in unit[:i])):
+            if _with_unit("1", cut) is not None:
+                return cut
     return None
+
+
+_UNIT_LABEL = re.compile(r"^单位\s*[:：]\s*")
 
 
 def _with_unit(number: str, unit: str) -> Quantity | None:
