@@ -1758,3 +1758,31 @@ def test_a_question_listing_what_it_asks_is_answered_for_each_item():
     assert got == {"1200元/月", "300元/月"}, reasons
     got, reasons = chosen_values("我每年交3000块钱，市里和区里分别会给我补贴多少？", doc, index)
     assert got == {"110元", "70元"}, reasons
+
+
+def test_each_part_of_a_question_gets_its_own_best_candidates():
+    # the first part's words crowd every 起付标准 into the top; the second part shares only 最多 with the document
+    rows = "".join(f"| {name} | {300 + 100 * i}元 | {50 + i}% |\n" for i, name in enumerate(
+        ["一级医疗机构", "二级医疗机构", "三级医疗机构", "社区卫生服务中心", "大病保险定点机构", "异地就医机构"]))
+    doc = Document.from_text("# 起付标准\n\n| 机构 | 起付标准 | 支付比例 |\n| --- | --- | --- |\n" + rows
+                             + "\n# 大病保险\n\n大病保险的起付标准为1.5万元。一个年度内最多赔付40万元。\n", "p.md")
+    question = "大病保险的起付标准是多少？一年最多能赔多少钱？"
+    plain = {c.value for c in enumerate_candidates(doc, question, top_k=1)}
+    parts = {c.value for c in enumerate_candidates(doc, question, top_k=1, per_part=True)}
+    assert plain == {"1.5万元"} and parts == {"40万元", "1.5万元"}
+
+
+def test_the_digits_of_a_figure_the_question_gives_name_only_that_figure():
+    # "70 days ago" gives a period: the 70 of "70%" is no word the question asks, so the battery threshold names
+    # nothing asked (it had been named by the digits, and dropped only as a share)
+    text = ("# Warranty\n\n## 2. Batteries\n\n2.1 Laptop batteries are also covered if they fail to hold 70% of original "
+            "capacity before reaching 500 charge cycles.\n\n## 4. Shipping\n\n4.1 Reimbursement claims must be submitted, "
+            "with a receipt, within 45 days of the repair being completed.\n\n## 5. VoltCare+ Extended Protection Plan\n\n"
+            "5.1 VoltCare+ extends hardware coverage. It must be purchased within 60 days of buying the device.\n")
+    doc, index = labelled(text, {"70%": ("Batteries", "capacity threshold"),
+                                 "45 days": ("Reimbursement claims", "deadline to be submitted"),
+                                 "60 days": ("It", "deadline to be purchased")})
+    got, reasons = chosen_values("I bought my laptop 70 days ago. Is it too late to add the extended protection plan? "
+                                 "What's the deadline?", doc, index)
+    assert got == {"60 days"}, reasons
+    assert next(r for k, r in reasons.items() if k.endswith(":70%")).startswith("its label says nothing")

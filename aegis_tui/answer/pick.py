@@ -581,6 +581,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     defined = _abbreviations(doc)
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
+    given_digits: dict[str, set] = {}
+    for m in given_matches(question):
+        for t in _stemmed(m.text):
+            if any(c.isdigit() for c in t):
+                given_digits.setdefault(t, set()).add(m.quantity)
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
@@ -596,8 +601,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         clause = {alias.get(t, t) for t in _stemmed(contexts.get(f.key, f.fact.source_text))}
         clause |= {t[len(NEGATED):] for t in clause if t.startswith(NEGATED)}
         ms = {}
+        own_figures = None
         for t in sorted(asked):
             m = max(what.get(t, 0.0), 1.0 if t in who else 0.0, CLAUSE_WEIGHT if t in clause else 0.0)
+            if m and t in given_digits:
+                # the digits of a figure the question gives name only that figure ("70 days ago" is not the 70 of
+                # "70%"); a case holding it names them below
+                if own_figures is None:
+                    own_figures = {q.quantity for q in find_quantities(
+                        f"{f.fact.subject} {f.fact.predicate} {contexts.get(f.key, f.fact.source_text)}")}
+                m = m if given_digits[t] & own_figures else 0.0
             if m:
                 ms[t] = m
         if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)):

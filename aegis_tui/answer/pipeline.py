@@ -147,7 +147,7 @@ class Pipeline:
         job.enter(State.EXTRACT, f"choosing among verified facts ({index.done}/{index.total} values indexed)")
         # a wider shortlist than fan-out's: the choice among verified facts (pick.cover) is what narrows it, and a
         # question asking two things must not lose the one its rarer words name
-        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO)
+        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO, per_part=True)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
         # a series member the document does not number ("Severity 3") is decided by the question and the document
@@ -155,7 +155,7 @@ class Pipeline:
         absent = unnumbered(ans.question, doc) if cands else []
         # what the table and item structure label costs nothing; the model labels only the values that rank as
         # fan-out's would (the wider shortlist's tail is chosen from once the background index holds it)
-        ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k)}
+        ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k, per_part=True)}
         needed = [k for k in keys if k in ranked] if not absent else []
         t = time.perf_counter()
         labelled = indexer.label_from_structure(keys) if not absent and not all(index.is_done(k) for k in keys) else 0

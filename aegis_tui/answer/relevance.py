@@ -16,9 +16,13 @@ from ..text.lexicon import (
     ASKED_AGAIN,
     ASKED_DIMENSIONS,
     ASKED_PAYMENT,
+    BOUND_LEAST,
+    BOUND_MOST,
     CJK_RANGE,
     CLAUSE_OPENERS_EN,
     FUNCTION_UNITS,
+    LEAST_WORDS,
+    MOST_WORDS,
     PERIOD_WORDS,
     PREDICATE_WORDS,
     QUERY_STOP_EN,
@@ -152,6 +156,9 @@ class Candidate:
 
 # question terms inside predicate words (lexicon.PREDICATE_WORDS) weigh this much more than topic words
 PREDICATE_BOOST = 3.0
+# a part's ranking of candidates adds the whole question's score times this: the part's words first, the words of
+# the scope it shares with the other parts next ("一年最多赔多少" of "大病保险的起付标准是多少？")
+PART_MIX = 0.5
 
 
 def _head(sentence: Span) -> str:
@@ -491,11 +498,14 @@ _SCOPE_CLAUSE_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\s+(?!(?:must|
                               r"will|would|should|shall|may|might|has|have|had|to)\b)\w", re.IGNORECASE)
 
 
-def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35) -> list[Candidate]:
+def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_ratio: float = 0.35,
+                         per_part: bool = False) -> list[Candidate]:
     """Candidate (clause, quantity) pairs for the question, best BM25 first, at most top_k, in document order.
 
     Candidates of a sibling scope the question names instead (another section, table row or column) are left
-    out before ranking.
+    out before ranking. per_part: a question asking several things ("大病保险的起付标准是多少？一年最多赔多少？")
+    also gets the best half of top_k for each part, ranked by the part's words before the question's, so a part
+    sharing few words with the rest is not crowded out by it.
     """
     cands = list(document_candidates(doc))
     asked = expand_question(question)  # "hotel" names the Lodging section
@@ -513,12 +523,24 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     cands = kept
     if not cands:
         return []
-    scores = _score([c.framed for c in cands], question)
+    texts = [c.framed for c in cands]
+    bm = BM25(texts)
+    scores = _score(texts, question, bm)
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
+    # each part's best, when the question asks several things
+    parts = question_parts(question) if per_part else []
+    held: set[int] = set()
+    for part in parts if len(parts) > 1 else ():
+        # (a part asking for the most, or the least, is asked by the words a document gives that end by: "一年最多赔
+        # 多少" of "年度最高支付限额")
+        ends = [words for pattern, words in ((BOUND_MOST, MOST_WORDS), (BOUND_LEAST, LEAST_WORDS)) if pattern.search(part)]
+        own = _score(texts, " ".join([part, *ends]) if len(ends) == 1 else part, bm)
+        mixed = sorted(((o + PART_MIX * w, i) for i, (o, w) in enumerate(zip(own, scores)) if o > 0), reverse=True)
+        held |= {id(cands[i]) for x, i in mixed[: max(1, top_k // 2)] if x >= mixed[0][0] * min_ratio}
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
     rows_held: dict[int, set[str]] = {}
-    held = {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
+    held |= {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
     # … or holds, in another cell, a figure the question gives ("每年交3000块钱": the 3000元 grade's row)
     figures = given_figures(question)
     held |= {id(c) for c in cands if c.cell and row_gives(doc, c.offset, figures)}
@@ -596,10 +618,10 @@ def predicate_asked(predicate: str, question: str) -> bool | None:
     return any(w in p or (len(p) >= 2 and p in w) or (w.isascii() and stem(w) in stems) for w in asked)
 
 
-def _score(texts: list[str], question: str) -> list[float]:
+def _score(texts: list[str], question: str, bm: BM25 | None = None) -> list[float]:
     """BM25 of each text against the expanded question, with predicate words weighted up."""
     query = expand_question(question)
-    bm = BM25(texts)
+    bm = bm or BM25(texts)
     base = bm.scores(query)
     asked = [w for w in PREDICATE_WORDS if w in query.lower()]
     if not asked:

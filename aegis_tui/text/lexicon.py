@@ -115,6 +115,9 @@ ASKED_DIMENSIONS = (
 )
 # Which end of a range a word names: the most (最多, maximum, capped; 最长, the longest period) or the least (最低,
 # minimum, at least; 最短)
+# the words a document gives each end by, as a search for a question asking that end reads them
+MOST_WORDS = "最多 最高 最长 最大 上限 封顶 maximum highest longest largest"
+LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
 BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|up\s+to|"
                         r"capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
 BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|floor|"
