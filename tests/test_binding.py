@@ -244,36 +244,25 @@ def test_a_numbered_series_is_one_name_in_an_enumeration(subject, value, passes)
 OPENING = ("# Deposit\n\nWithin 21 days after Resident surrenders the apartment, Landlord will return the deposit, less "
            "deductions.\n\nWithin 10 days, Tenant pays the fee and Landlord repairs within 30 days.\n\n"
            "Tenant pays within 5 days, and Landlord answers.\n")
-
-
-@pytest.mark.parametrize("subject, value, quote, passes", [
-    # a value's opening phrase leads into the clause whose subject acts within it
-    ("Landlord", "21 days", OPENING.splitlines()[2], True),
-    ("Resident", "21 days", OPENING.splitlines()[2], True),      # named in the value's own clause, as before
-    # a value of its kind in that clause is that clause's own (the Landlord's 30 days): the period is not bound there
-    ("Landlord", "10 days", OPENING.splitlines()[4], False),
-    # a value that does not open its sentence binds no one after it
-    ("Landlord", "5 days", OPENING.splitlines()[6], False),
-])
-def test_a_value_opening_its_sentence_binds_the_subject_of_the_clause_it_leads_into(subject, value, quote, passes):
-    doc = Document.from_text(OPENING, "deposit.md")
-    verdict = _verify(doc, _fact(subject, "deadline", value, quote))
-    assert verdict.passed is passes, verdict
-
-
 DISCOUNTS = ("# Discounts\n\n| Discount | Amount |\n|---|---|\n| Multi-policy (home and auto) | 15% |\n"
              "| Alarm | 10% |\n| Smoke detectors | 3% |\n\n# Fees\n\n| Fee | Amount |\n|---|---|\n| Late fee | $25 |\n"
              "| Reinstatement | 5% |\n| Returned payment | $30 |\n")
 
 
-@pytest.mark.parametrize("subject, value, row, passes", [
-    # every value under "Amount" is a percent: the table says what its header measures
-    ("Multi-policy (home and auto)", "15%", "| Multi-policy (home and auto) | 15% |", True),
-    # a column of amounts with one percent among them does not: "amount" still expects money there
-    ("Reinstatement", "5%", "| Reinstatement | 5% |", False),
-    ("Late fee", "$25", "| Late fee | $25 |", True),
+@pytest.mark.parametrize("text, fact, passes", [
+    # a value's opening phrase leads into the clause whose subject acts within it
+    (OPENING, _fact("Landlord", "deadline", "21 days", OPENING.splitlines()[2]), True),
+    (OPENING, _fact("Resident", "deadline", "21 days", OPENING.splitlines()[2]), True),  # its own clause, as before
+    # a value of its kind in that clause is that clause's own (the Landlord's 30 days): the period is not bound there
+    (OPENING, _fact("Landlord", "deadline", "10 days", OPENING.splitlines()[4]), False),
+    # a value that does not open its sentence binds no one after it
+    (OPENING, _fact("Landlord", "deadline", "5 days", OPENING.splitlines()[6]), False),
+    # every value under "Amount" is a percent: the table says what its header measures …
+    (DISCOUNTS, _fact("Multi-policy (home and auto)", "Amount", "15%", "| Multi-policy (home and auto) | 15% |"), True),
+    # … a column of amounts with one percent among them does not: "amount" still expects money there
+    (DISCOUNTS, _fact("Reinstatement", "Amount", "5%", "| Reinstatement | 5% |"), False),
+    (DISCOUNTS, _fact("Late fee", "Amount", "$25", "| Late fee | $25 |"), True),
 ])
-def test_a_column_of_one_kind_says_what_its_header_measures(subject, value, row, passes):
-    doc = Document.from_text(DISCOUNTS, "discounts.md")
-    verdict = _verify(doc, _fact(subject, "Amount", value, row))
+def test_a_sentence_opening_value_and_a_column_of_one_kind(text, fact, passes):
+    verdict = _verify(Document.from_text(text, "doc.md"), fact)
     assert verdict.passed is passes, verdict
