@@ -474,6 +474,28 @@ def listing(question: str, doc: Document, facts: list) -> list[str]:
     return unmentioned(question, doc)
 
 
+_WORDS_EN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+def unmentioned_kind(question: str, doc: Document, labels: list[str]) -> dict[str, str]:
+    """The kinds a question asks of that the document never mentions, against the labels of the facts left to
+    answer it: an English word the document never mentions right before a word a label names ("a student
+    discount", "a senior discount" where the document has none) asks for that kind of the thing, not the thing
+    the labels give. {label: the phrase} for each label naming such a head word without its kind."""
+    absent = set(unmentioned(question, doc))
+    if not absent:
+        return {}
+    words = _WORDS_EN.findall(question)
+    out: dict[str, str] = {}
+    for w, head in zip(words, words[1:]):
+        if w not in absent or len(head) < 3 or head.lower() in QUESTION_FILLER_EN:
+            continue
+        for label in labels:
+            if label not in out and stem(head.lower()) in {stem(x.lower()) for x in _WORDS_EN.findall(label)}:
+                out[label] = f"{w} {head}"
+    return out
+
+
 def catch_all(facts: list, absent: list[str]) -> list:
     """Of facts that list one measure for named cases and for the case of all others ("一类城市 | 二类城市 | 其他
     城市"), the others' case, when each thing the question names that the document never mentions is of that
@@ -552,14 +574,24 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
+    given_digits: dict[str, set] = {}  # the digits of each figure given, by the figures they are the digits of
     for m in given_matches(question):
         terms = {t for t in _stemmed(m.text) if t in asked and any(c.isdigit() for c in t)}
+        held = False
         for f in shortlist:
             if (at := key_offset(f.key)) is not None and row_gives(doc, at, {m.quantity}):
                 meeting.add(f.key)
             elif f.key not in meeting or not meets(f"{f.fact.subject} {f.fact.predicate}", m.text):
                 continue
             digits.setdefault(f.key, set()).update(terms)
+            held = True
+        for t in terms:
+            given_digits.setdefault(t, set()).add(m.quantity)
+            if not held:
+                # … and a figure no case holds ("花了3000块" where no row or range holds 3000元) is what the asker
+                # has, not a word a fact must say: its digits weigh nothing
+                weight.pop(t, None)
+                asked = asked - {t}
     given = "<given>"
     if meeting:
         weight[given] = math.log(1 + n) if question.isascii() else 1.0
@@ -581,11 +613,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     defined = _abbreviations(doc)
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
-    given_digits: dict[str, set] = {}
-    for m in given_matches(question):
-        for t in _stemmed(m.text):
-            if any(c.isdigit() for c in t):
-                given_digits.setdefault(t, set()).add(m.quantity)
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
