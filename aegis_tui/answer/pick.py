@@ -474,28 +474,6 @@ def listing(question: str, doc: Document, facts: list) -> list[str]:
     return unmentioned(question, doc)
 
 
-_WORDS_EN = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-
-
-def unmentioned_kind(question: str, doc: Document, labels: list[str]) -> dict[str, str]:
-    """The kinds a question asks of that the document never mentions, against the labels of the facts left to
-    answer it: an English word the document never mentions right before a word a label names ("a student
-    discount", "a senior discount" where the document has none) asks for that kind of the thing, not the thing
-    the labels give. {label: the phrase} for each label naming such a head word without its kind."""
-    absent = set(unmentioned(question, doc))
-    if not absent:
-        return {}
-    words = _WORDS_EN.findall(question)
-    out: dict[str, str] = {}
-    for w, head in zip(words, words[1:]):
-        if w not in absent or len(head) < 3 or head.lower() in QUESTION_FILLER_EN:
-            continue
-        for label in labels:
-            if label not in out and stem(head.lower()) in {stem(x.lower()) for x in _WORDS_EN.findall(label)}:
-                out[label] = f"{w} {head}"
-    return out
-
-
 def catch_all(facts: list, absent: list[str]) -> list:
     """Of facts that list one measure for named cases and for the case of all others ("一类城市 | 二类城市 | 其他
     城市"), the others' case, when each thing the question names that the document never mentions is of that
