@@ -230,6 +230,20 @@ def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_un
     assert "90 days" not in {f.fact.object_value for f in index.facts.values()}  # no phrase introduces it
 
 
+def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_condition(tmp_path):
+    # "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged": after the model's last
+    # label failed, the condition is whom the phrase's value is for (the title would drop it); not a condition
+    # holding a figure of its own
+    doc = Document.from_text("# Billing and Payment\n\n2.2 Declined Payments. If a scheduled payment is declined or "
+                             "returned for any reason, a Returned Payment Fee of $20.00 will be charged.\n\n2.3 Late Fee. "
+                             "If your account remains past due 10 days after the billing date, a Late Fee of $15.00 will "
+                             "be added.\n", "billing.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("be", "a"))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["$20.00"] == ("a scheduled payment is declined or returned for any reason", "Returned Payment Fee")
+    assert "$15.00" not in labels
+
+
 def test_a_value_a_copula_s_subject_names_is_labelled_by_it_under_the_title(tmp_path):
     # "The single transaction limit is $2,500 and the monthly limit per card is $10,000": after the model's last
     # label failed ("the | is"), each copula's subject names its value, under the section's title

@@ -1024,7 +1024,21 @@ class Indexer:
             # (or the subject of a copula that names the measure: "The single transaction limit is $2,500 and …")
             own = before[found[-1].end:] if (found := find_quantities(before)) else before  # after a value before it
             m = _NOUN_OF.search(before) or _COPULA_EN.match(_ARTICLE.sub("", own))
-            if m is None or len(title) > 60 or _CONDITION_EN.match(doc.text[start:cand.offset].lstrip()):
+            if m is None or len(title) > 60:
+                return False
+            raw = doc.text[start:cand.offset].lstrip()
+            opening = _NUMBERING.sub("", LIST_ITEM.sub("", raw, count=1), count=1)
+            if _IF_EN.match(opening):
+                # a sentence opening with its condition ("If a scheduled payment is declined or returned for any
+                # reason, a Returned Payment Fee of $20.00 will be charged"): after the model's last label failed,
+                # the condition is whom the phrase's value is for, as a Chinese condition is (the title would drop
+                # it); never a condition holding a figure of its own
+                cond = _IF_EN.sub("", opening.split(",", 1)[0], count=1).strip()
+                predicate = m.group("p").strip()
+                return last_resort and "," in opening and 1 < len(cond.split()) <= 12 \
+                    and not find_quantities(cond) and _says_something(predicate) \
+                    and self._keep_if_verified(key, cand, cond, predicate)
+            if _CONDITION_EN.match(raw):
                 return False
             # a share of a named base ("1.25% of the Term Loan A and 0.75% of the revolving commitments"), or one
             # of several figures the phrase introduces, is told apart by more than the phrase: the model labels it
@@ -1130,6 +1144,7 @@ _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)
 _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$€£¥]+?)\s*$", re.IGNORECASE)
 _ARTICLE = re.compile(r"^\s*(?:(?:and|or|but|while)\s+)?(?:the|an?)\s+", re.IGNORECASE)
 _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECASE)
+_IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
 

@@ -69,8 +69,10 @@ FORMAT = 1
 # Chinese condition's value in the last clause after it, "申请人逾期申请的，…，但补发期限最长不超过12个月"; a figure in a
 # condition clause is no item of an enumeration, and the verb bounding a value names no one, "…不足15年的，…延长缴费期限
 # 最长不超过5年"; 28: a header's unit per two things, "伙食补助（元/人·天）", and a caption's "（单位：元）" are units, and
-# a column whose every value is of one kind says what its header measures, "| Discount | Amount |" over 15%, 10%, 3%)
-LABELS = 28
+# a column whose every value is of one kind says what its header measures, "| Discount | Amount |" over 15%, 10%, 3%;
+# 29: after the model's last label failed, an English sentence's opening condition is whom the phrase introducing
+# its value is for, "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged")
+LABELS = 29
 
 
 def default_cache_dir() -> Path:
