@@ -76,6 +76,9 @@ def role_of(text: str, number: str, nth: int = 0):
     ("Suppliers hold ISO 9001 certificates.", "9001", Role.IDENTIFIER),
     ("执行GB/T 19001标准。", "19001", Role.IDENTIFIER),
     ("Attach Form 1040 to the claim.", "1040", Role.IDENTIFIER),
+    ("Extended Replacement Cost (endorsement HM 04 20): up to 25% more.", "20", Role.IDENTIFIER),  # a form's code
+    ("Scheduled on endorsement HM 04 61.", "04", Role.IDENTIFIER),
+    ("Tier 3 members pay 40 per visit.", "40", Role.VALUE),  # a series member's number is no code before a value
     ("每年1月起调整。", "1", Role.DATE),
     ("The 2024-2025 budget year.", "2024", Role.DATE),
     # values

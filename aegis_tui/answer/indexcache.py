@@ -71,8 +71,9 @@ FORMAT = 1
 # 最长不超过5年"; 28: a header's unit per two things, "伙食补助（元/人·天）", and a caption's "（单位：元）" are units, and
 # a column whose every value is of one kind says what its header measures, "| Discount | Amount |" over 15%, 10%, 3%;
 # 29: after the model's last label failed, an English sentence's opening condition is whom the phrase introducing
-# its value is for, "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged")
-LABELS = 29
+# its value is for, "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged"; 30: a
+# bare number after a code of capitals, "endorsement HM 04 20", or zero-padded, is an identifier, no value)
+LABELS = 30
 
 
 def default_cache_dir() -> Path:

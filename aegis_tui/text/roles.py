@@ -188,6 +188,9 @@ def build_roles(document: Document) -> RoleList:
                 add(s, e, Role.PHONE)
             elif q.dimension == "number" and (role := _word_role(folded, s, e)) is not None:
                 add(s, e, role)  # "ISO 9001", "Form 1040", "每年1月"
+            elif q.dimension == "number" and (_CODE_BEFORE.search(text, max(0, s - 24), s)
+                                              or re.fullmatch(r"0\d+", qm.text)):
+                add(s, e, Role.IDENTIFIER)  # a form's code, "endorsement HM 04 20", "HO 00 03"; a zero-padded "04"
             else:
                 add(s, e, Role.VALUE, q)
         pos += len(line) + 1
@@ -195,6 +198,10 @@ def build_roles(document: Document) -> RoleList:
         if free(m.start(), m.end()):
             add(m.start(), m.end(), _leftover_role(folded, m))
     return RoleList(out)
+
+
+# a code of capital letters right before a number, maybe with number groups between ("HM 04 20", "HO-3")
+_CODE_BEFORE = re.compile(r"(?<![A-Za-z])[A-Z]{2,5}(?:[ -]\d{1,4})*[ -]$")
 
 
 def _phone_context(folded: str, start: int, digits: str) -> bool:
