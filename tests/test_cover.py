@@ -1786,3 +1786,11 @@ def test_the_digits_of_a_figure_the_question_gives_name_only_that_figure():
                                  "What's the deadline?", doc, index)
     assert got == {"60 days"}, reasons
     assert next(r for k, r in reasons.items() if k.endswith(":70%")).startswith("its label says nothing")
+
+
+def test_a_numbered_item_naming_itself_before_a_colon_under_a_measure_s_name():
+    # "第十一条 普通门诊统筹年度最高支付限额：" names the measure alone; each item names whom it is for before a colon
+    doc, index = structured("# 普通门诊统筹\n\n第十一条　普通门诊统筹年度最高支付限额：\n\n1. 在职职工：3500元；\n2. 退休人员：4500元；\n")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["4500元"] == ("退休人员", "普通门诊统筹年度最高支付限额")
+    assert labels["3500元"] == ("在职职工", "普通门诊统筹年度最高支付限额")

@@ -683,7 +683,8 @@ class Indexer:
         if not head and (m := _OWN_HEAD.match(before)) is not None:  # the first item: the lead-in opens its fragment
             head, before = m.group(1) + "：", m.group(2)
         head = _NUMBERING.sub("", head.strip(), count=1).strip()
-        name = _NUMBERING.sub("", LIST_ITEM.sub("", before, count=1), count=1).strip()
+        # (an item may name itself before a colon of its own: "2. 退休人员：4500元；" under "…最高支付限额：")
+        name = _NUMBERING.sub("", LIST_ITEM.sub("", before, count=1), count=1).strip().rstrip("：:").strip()
         # (a name may say how its value is counted and bounded: "硕士研究生每人每月不超过" is 硕士研究生's, per person per
         # month, at most; the count goes with the measure)
         counted = _COUNTED_BOUND_ZH.search(name)
@@ -694,7 +695,9 @@ class Indexer:
         # an item that opens with a condition of its own ("1. 妊娠不满12周的，定额支付500元") is about that case
         if _CONDITION_ZH.match(_NUMBERING.sub("", LIST_ITEM.sub("", cand.quote, count=1), count=1)):
             return False
-        topic = caption_topic(head.rstrip("：:"))
+        # (a lead-in that is the measure's name alone, "普通门诊统筹年度最高支付限额：", names it whole)
+        bare = head.rstrip("：:").strip()
+        topic = caption_topic(bare) or (bare if 2 <= len(bare) <= 16 and _BARE_MEASURE.fullmatch(bare) else "")
         topic = topic.rsplit("的", 1)[-1].strip()
         # an item that is a clause of its own ("在…住院的，报销比例为") labels itself: not a bare name
         if len(topic) < 2 or not _says_something(topic) or len(name) > 20 or any(ch.isdigit() for ch in name) \
@@ -1214,6 +1217,8 @@ _NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四�
 _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 # how an item's value is counted and bounded, after its name ("每人每月不超过", "每次最高")
 _COUNTED_BOUND_ZH = re.compile(r"(?P<per>(?:每(?:人次|人|户|月|天|日|年|次|学期))*)(?:不超过|不得超过|不高于|最高|最多)?$")
+# a measure's name alone: Chinese words without a verb, figure or clause mark
+_BARE_MEASURE = re.compile(rf"(?:(?!按|根据|依据|如下|见|为|由|是|应|须|实行|执行|包括|下列|以下|如|对|在)[{CJK_RANGE}])+")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 _BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
 

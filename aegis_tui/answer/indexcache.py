@@ -72,8 +72,10 @@ FORMAT = 1
 # a column whose every value is of one kind says what its header measures, "| Discount | Amount |" over 15%, 10%, 3%;
 # 29: after the model's last label failed, an English sentence's opening condition is whom the phrase introducing
 # its value is for, "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged"; 30: a
-# bare number after a code of capitals, "endorsement HM 04 20", or zero-padded, is an identifier, no value)
-LABELS = 30
+# bare number after a code of capitals, "endorsement HM 04 20", or zero-padded, is an identifier, no value; 31: an
+# item naming itself before a colon of its own under a lead-in that is the measure's name alone, "普通门诊统筹年度最高支付
+# 限额：" over "2. 退休人员：4500元；")
+LABELS = 31
 
 
 def default_cache_dir() -> Path:
