@@ -616,7 +616,7 @@ class Indexer:
         subject, predicate = m.group("s").strip(" ，,"), m.group("p").strip(" ，,：:")
         # a subject that opens with a preposition or "if" is a condition ("在非医保定点的药店…", "If proof …"),
         # a predicate with a figure is a clause of its own: neither is a label
-        if not subject or subject[0] in CONDITION_OPENERS_ZH or _CONDITION_EN.match(subject) \
+        if not subject or _opens_condition(subject) or _CONDITION_EN.match(subject) \
                 or any(ch.isdigit() for ch in predicate) \
                 or not _says_something(predicate) or subject in predicate or predicate in subject:
             return False
@@ -702,7 +702,7 @@ class Indexer:
         # an item that is a clause of its own ("在…住院的，报销比例为") labels itself: not a bare name
         if len(topic) < 2 or not _says_something(topic) or len(name) > 20 or any(ch.isdigit() for ch in name) \
                 or name.endswith("的") or _TOPIC_END.search(name) or any(p in name for p in "，,；;。：:（(") \
-                or name[0] in CONDITION_OPENERS_ZH or topic in name or name in topic \
+                or _opens_condition(name) or topic in name or name in topic \
                 or THRESHOLD_PREDICATE.search(name) or PERIOD_WORDS.search(name) or name[-1] in "在至达按每":
             return False
         return self._keep_if_verified(key, cand, name, topic + per)
@@ -863,7 +863,7 @@ class Indexer:
             return False
         *earlier, own = re.split(r"[，,；;。：:]", _NUMBERING.sub("", LIST_ITEM.sub("", lead, count=1), count=1))
         who = own.split("按", 1)[0].strip() if "按" in own else ""
-        if not who or any(ch.isdigit() for ch in who) or who[0] in CONDITION_OPENERS_ZH:
+        if not who or any(ch.isdigit() for ch in who) or _opens_condition(who):
             before = earlier[-1].strip() if earlier else ""
             # (a condition, "被保险人住院治疗的", or who during what, "重点群体人员在培训期间": who)
             during = _WHO_DURING.match(before)
@@ -920,7 +920,7 @@ class Indexer:
             # what the sentence is about, in its first clause up to its verb ("三类病种不区分医疗机构级别，职工医保…";
             # not a clause of when, "一个自然年度内")
             about = opening.split("不", 1)[0].strip()
-            if about.endswith(CONDITION_ENDINGS_ZH) or about[:1] in CONDITION_OPENERS_ZH \
+            if about.endswith(CONDITION_ENDINGS_ZH) or _opens_condition(about) \
                     or len(about) > 10:
                 about = ""
             measure = next((k for k in _MEASURE_WORDS if CJK.match(k) and topic.endswith(k)), "")
@@ -936,7 +936,7 @@ class Indexer:
                 # (the sentence's topic qualifies the measure: the subject stays the name its item binds, 居民医保)
                 name = f"{about}{name}"
         if not _says_something(topic) or not _says_something(name) or len(topic) > 24 or len(name) > 12 \
-                or any(ch.isdigit() for ch in topic + name) or topic[0] in CONDITION_OPENERS_ZH \
+                or any(ch.isdigit() for ch in topic + name) or _opens_condition(topic) \
                 or topic.endswith("的") or name in topic or topic in name:
             return False
         return self._keep_if_verified(key, cand, topic, name)
@@ -1062,7 +1062,7 @@ class Indexer:
         # is the title itself ("大病保险起付标准为1.6万元" under 大病保险)
         if not clauses and predicate.startswith(title) and _says_something(rest := predicate[len(title):]):
             return self._keep_if_verified(key, cand, title, rest)
-        if not clauses or any(c.endswith("的") or c[:1] in CONDITION_OPENERS_ZH for c in clauses):
+        if not clauses or any(c.endswith("的") or _opens_condition(c) for c in clauses):
             return False
         if not _says_something(predicate):
             return False
@@ -1150,6 +1150,15 @@ _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECAS
 _IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
+
+
+# a status word opening with 在 is a name, no condition: 在职职工, 在校学生, 在岗人员
+_STATUS_ZH = re.compile(r"在[职校岗编册读]")
+
+
+def _opens_condition(text: str) -> bool:
+    """Whether a Chinese phrase opens as a condition or circumstance ("在非医保定点的药店…", "按…", "对…"), not a name."""
+    return text[:1] in CONDITION_OPENERS_ZH and not _STATUS_ZH.match(text)
 
 
 def _says_something(predicate: str) -> bool:
