@@ -1794,3 +1794,13 @@ def test_a_numbered_item_naming_itself_before_a_colon_under_a_measure_s_name():
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert labels["4500元"] == ("退休人员", "普通门诊统筹年度最高支付限额")
     assert labels["3500元"] == ("在职职工", "普通门诊统筹年度最高支付限额")
+
+
+def test_digits_two_given_figures_share_are_kept_for_the_one_a_case_holds():
+    # "贷款25年" is held by "5年以上"; "25元" by no case: its digits are also the held figure's, and cover must not
+    # drop them for one and read them for the other
+    doc = Document.from_text(GRADES_ZH, "grades.md")
+    question = "我是特困人员，贷款25年，每月多还25元，年利率是多少？"
+    cands = enumerate_candidates(doc, question, min_ratio=INDEX_MIN_RATIO)
+    got, reasons = covered_from_structure(question, doc, cands)
+    assert got == {"2.85%"}, reasons

@@ -553,23 +553,23 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
     given_digits: dict[str, set] = {}  # the digits of each figure given, by the figures they are the digits of
+    held_digits: set[str] = set()
     for m in given_matches(question):
         terms = {t for t in _stemmed(m.text) if t in asked and any(c.isdigit() for c in t)}
-        held = False
         for f in shortlist:
             if (at := key_offset(f.key)) is not None and row_gives(doc, at, {m.quantity}):
                 meeting.add(f.key)
             elif f.key not in meeting or not meets(f"{f.fact.subject} {f.fact.predicate}", m.text):
                 continue
             digits.setdefault(f.key, set()).update(terms)
-            held = True
+            held_digits |= terms
         for t in terms:
             given_digits.setdefault(t, set()).add(m.quantity)
-            if not held:
-                # … and a figure no case holds ("花了3000块" where no row or range holds 3000元) is what the asker
-                # has, not a word a fact must say: its digits weigh nothing
-                weight.pop(t, None)
-                asked = asked - {t}
+    # … and a figure no case holds ("花了3000块" where no row or range holds 3000元) is what the asker has, not a word
+    # a fact must say: its digits weigh nothing (unless they are a held figure's too: "交了15年，每年15元")
+    for t in set(given_digits) - held_digits:
+        weight.pop(t, None)
+        asked = asked - {t}
     given = "<given>"
     if meeting:
         weight[given] = math.log(1 + n) if question.isascii() else 1.0
