@@ -1226,9 +1226,9 @@ _NAMED_VALUE = re.compile(r"^[^，,；;。\d]{1,12}?(?:\d[\d,.]*|[一二三四�
 _ENUMERATION_NEXT = re.compile(r"^\s*[、和及]")
 # how an item's value is counted and bounded, after its name ("每人每月不超过", "每次最高")
 _COUNTED_BOUND_ZH = re.compile(r"(?P<per>(?:每(?:人次|人|户|月|天|日|年|次|学期))*)(?:不超过|不得超过|不高于|最高|最多)?$")
-# a measure's name alone: Chinese words without a verb, figure or clause mark
-_BARE_MEASURE = re.compile(rf"(?:(?!按|根据|依据|如下|见|为|由|是|应|须|实行|执行|包括|下列|以下|如|对|在)[{CJK_RANGE}])+")
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
+# a measure's name alone: Chinese words without a verb a topic ends at, nor one that lists or scopes
+_BARE_MEASURE = re.compile(rf"(?:(?!{_TOPIC_END.pattern}|见|包括|下列|以下|如|对|在)[{CJK_RANGE}])+")
 _BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
 
 

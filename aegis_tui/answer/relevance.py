@@ -90,13 +90,16 @@ class BM25:
         n = len(self.docs)
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
         self.k1, self.b = k1, b
+        self._derived: dict[str, set[str]] = {}  # a query term the texts lack → the texts' words derived from it
 
     def scores(self, query: str) -> list[float]:
         q = Counter(terms(query, parts=True))
         # a word of the query the texts hold only differently derived ("chiropractor" asked, "Chiropractic care"
         # written; "redundant", "redundancy") is asked as those words, as cover reads it
         for t in [t for t in q if t not in self.idf]:
-            for v in derivations(t, self.idf, suffixed=True):
+            if t not in self._derived:  # (each part of a question asks its words again)
+                self._derived[t] = derivations(t, self.idf, suffixed=True)
+            for v in self._derived[t]:
                 q[v] += q[t]
         out = []
         for d, ln in zip(self.docs, self.lens):

@@ -9,9 +9,11 @@ from functools import lru_cache
 from .lexicon import (
     AGENT_ENDINGS_EN,
     CJK_RANGE,
+    DERIVING_SUFFIXES_EN,
     FIELD_ENDINGS_EN,
     IRREGULAR_EN,
     NUMBERED_NAME_EN,
+    PARTY_SUFFIXES_EN,
     SERIES_NAMES_EN,
     STOP_EN,
     SUBJECT_ALIASES,
@@ -75,16 +77,13 @@ def stem(word: str) -> str:
 _VOWELS = frozenset("aeiouy")
 
 
-_PARTY_ENDINGS = frozenset({"er", "or", "ee", "ier", "eer"})
-
-
 def derived(a: str, b: str) -> bool:
     """Whether one English stem begins the other as the same word differently derived: by two letters or more,
     or by a final e."""
     short, long_ = sorted((a, b), key=len)
     extra = long_[len(short):]
     # (not by an ending that makes a party of it: cash / cashier, employ / employer)
-    return long_.startswith(short) and (len(extra) >= 2 or extra == "e") and extra not in _PARTY_ENDINGS
+    return long_.startswith(short) and (len(extra) >= 2 or extra == "e") and extra not in PARTY_SUFFIXES_EN
 
 
 def kin(a: str, b: str) -> bool:
@@ -110,13 +109,7 @@ def derivations(term: str, words, suffixed: bool = False) -> set[str]:
 
 def _suffixed(a: str, b: str) -> bool:
     short, long_ = sorted((a, b), key=len)
-    return long_[len(short):] in _SUFFIXES_EN or long_ == short + "e"
-
-
-# endings that derive a word, some of them words themselves ("mileage", "partnership")
-_SUFFIXES_EN = frozenset({"age", "al", "ance", "ence", "ant", "ent", "ation", "ion", "ity", "ive", "ment", "ness", "ure",
-                          "ate", "ship", "ful", "less", "ic", "ical", "ous", "able", "ible", "ize", "ise", "ist",
-                          "ism", "ry", "ery", "ly", "y"})
+    return long_[len(short):] in DERIVING_SUFFIXES_EN or long_ == short + "e"
 
 
 def _compound(a: str, b: str, words) -> bool:
@@ -126,7 +119,7 @@ def _compound(a: str, b: str, words) -> bool:
     rest = long_[len(short):]
     # (a stem that lost its final e: "hous" of house, "ehold")
     word = rest[1:] if rest[:1] == "e" and rest[1:] in words else rest
-    return long_.startswith(short) and len(word) >= 3 and word not in _SUFFIXES_EN and word in words
+    return long_.startswith(short) and len(word) >= 3 and word not in DERIVING_SUFFIXES_EN and word in words
 
 
 def _verb_stem(base: str) -> str:

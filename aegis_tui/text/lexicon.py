@@ -302,6 +302,12 @@ AGENT_ENDINGS_EN = frozenset({"r", "e", "er", "ee", "or"})
 # … save beside the ending of the field that party practises: a chiropractor's is chiropractic care, an orthodontist's
 # orthodontics (the act's endings, -ion, -ment, -ing, still keep an employer from employment)
 FIELD_ENDINGS_EN = frozenset({"ic", "ics", "y", "ry"})
+# Whole endings that make a party of a word they extend (cash / cashier, employ / employer): no derivation of it
+PARTY_SUFFIXES_EN = frozenset({"er", "or", "ee", "ier", "eer"})
+# Endings that derive a word, some of them words themselves ("mileage", "partnership")
+DERIVING_SUFFIXES_EN = frozenset({"age", "al", "ance", "ence", "ant", "ent", "ation", "ion", "ity", "ive", "ment",
+                                  "ness", "ure", "ate", "ship", "ful", "less", "ic", "ical", "ous", "able", "ible",
+                                  "ize", "ise", "ist", "ism", "ry", "ery", "ly", "y"})
 # English verbs whose past forms no suffix rule reaches ("must be held" ~ "hold it", "is paid" ~ "pay"): morphology,
 # a closed list of the language's irregular verbs as policies use them, not any document's vocabulary
 IRREGULAR_EN = {
