@@ -97,6 +97,23 @@ def test_kv_ledger_counts_shared_cells_once():
     assert led.cells() == 0 and led.nodes == []
 
 
+def test_a_request_whose_engine_is_gone_ends_with_an_error_instead_of_hanging():
+    from aegis_tui.engine.handle import Piece, RequestHandle
+
+    alive = [True]
+    h = RequestHandle(alive_fn=lambda: alive[0])
+    h._emit(Piece("{", 0.0, 1))
+    assert not h.done
+    with pytest.raises(TimeoutError):
+        h.result(timeout=0.2)
+    alive[0] = False  # the thread that owed the request ended without ending it
+    c = h.result(timeout=10)
+    assert c.finish_reason == "error" and "stopped" in c.error and h.done
+    assert [p.text for p in h] == ["{"]  # the stream ends too
+    quiet = RequestHandle(alive_fn=lambda: False)
+    assert [p.text for p in quiet] == [] and quiet.result(timeout=10).finish_reason == "error"
+
+
 # -- real model ------------------------------------------------------------------------------------------
 
 
@@ -279,6 +296,32 @@ def test_close_mid_stream_ends_every_handle(embedded_model):
     assert [p.text for p in hs[-1]] == [] or hs[-1].result().finish_reason != "closed"
     with pytest.raises(EngineError):
         eng.submit("after close")
+
+
+@pytest.mark.model
+def test_an_engine_failure_ends_every_request_even_when_ending_one_fails(embedded_model, monkeypatch):
+    from aegis_tui.engine import Engine
+
+    eng = Engine(EngineConfig(model_path=embedded_model, n_parallel=2, n_ctx_per_slot=256, n_threads=2,
+                              spare_prefix_seqs=0))
+    try:
+        sched = eng._sched
+        started = threading.Event()
+        hs = [eng.submit(f"Story {i}:", max_tokens=200, on_piece=lambda p: started.set()) for i in range(4)]
+        assert started.wait(60)
+
+        def broken(*a, **k):
+            raise RuntimeError("step broke")
+
+        monkeypatch.setattr(sched, "_step", broken)  # the failure, and a slot that cannot be torn down after it
+        monkeypatch.setattr(sched, "_finish", broken)
+        done = [h.result(timeout=30) for h in hs]  # (hung before: the first slot's failed end stopped the rest)
+        assert {c.finish_reason for c in done} <= {"error", "eog", "length"}
+        assert any("engine failure" in (c.error or "") and "step broke" in c.error for c in done)
+        with pytest.raises(EngineError, match="stopped"):
+            eng.submit("after the failure")
+    finally:
+        eng.close()
 
 
 @pytest.mark.model

@@ -146,6 +146,8 @@ class Engine:
         """Queue a request; raises ContextOverflowError / GrammarError / EngineError before anything runs."""
         if self._closed:
             raise EngineError("engine is closed")
+        if not self._sched.thread.is_alive():
+            raise EngineError(f"the engine has stopped: {self._sched.fatal or 'its thread ended'}")
         tokens = self.tokenize(prompt) if isinstance(prompt, str) else [int(t) for t in prompt]
         if not tokens:
             raise EngineError("empty prompt")
@@ -159,7 +161,7 @@ class Engine:
         if any(t < 0 or t >= self.n_vocab for t in tokens):
             raise EngineError("prompt has token ids outside the vocabulary")
         compiled = self.compiler.compile(grammar) if grammar is not None else None
-        handle = RequestHandle(on_piece, cancel_fn=self._sched.cancel)
+        handle = RequestHandle(on_piece, cancel_fn=self._sched.cancel, alive_fn=self._sched.thread.is_alive)
         req = Request(handle, np.asarray(tokens, dtype=np.int32), max_tokens, sampling, compiled, list(stop or []))
         self._sched.enqueue(req)
         return handle

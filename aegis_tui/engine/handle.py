@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Callable, Iterator
@@ -93,23 +94,29 @@ class EngineStats:
 
 
 _END = object()
+_POLL_S = 0.5  # how often a waiting caller asks whether the engine that owes its request is still there
+_GRACE_S = 1.0  # a stopping engine ends its requests on the way out; give it this long before ending one here
 
 
 class RequestHandle:
     """A submitted request: iterate it for Pieces, or wait for result(); cancel() ends it early."""
 
-    def __init__(self, on_piece: Callable[[Piece], None] | None = None, cancel_fn=None) -> None:
+    def __init__(self, on_piece: Callable[[Piece], None] | None = None, cancel_fn=None,
+                 alive_fn: Callable[[], bool] | None = None) -> None:
         self.id = next(_ids)
         self._on_piece = on_piece
         self._cancel_fn = cancel_fn
+        self._alive_fn = alive_fn  # False once whatever runs the request is gone (the engine's thread)
         self._pieces: queue.SimpleQueue = queue.SimpleQueue()
         self._done = threading.Event()
+        self._lock = threading.Lock()
         self._completion: Completion | None = None
         self._cancel_requested = False
+        self._t0 = time.perf_counter()
 
     @property
     def done(self) -> bool:
-        return self._done.is_set()
+        return self._done.is_set() or self._orphaned()
 
     @property
     def cancel_requested(self) -> bool:
@@ -125,17 +132,41 @@ class RequestHandle:
 
     def __iter__(self) -> Iterator[Piece]:
         while True:
-            item = self._pieces.get()
+            try:
+                item = self._pieces.get(timeout=_POLL_S if self._alive_fn is not None else None)
+            except queue.Empty:
+                self._orphaned()  # ends the stream (puts _END) when the engine is gone
+                continue
             if item is _END:
                 self._pieces.put(_END)  # a second iteration ends at once instead of blocking
                 return
             yield item
 
     def result(self, timeout: float | None = None) -> Completion:
-        if not self._done.wait(timeout):
-            raise TimeoutError(f"request {self.id} did not finish within {timeout} s")
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            step = left if self._alive_fn is None else min(_POLL_S, _POLL_S if left is None else left)
+            if self._done.wait(step) or self._orphaned():
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                raise TimeoutError(f"request {self.id} did not finish within {timeout} s")
         assert self._completion is not None
         return self._completion
+
+    def _orphaned(self) -> bool:
+        """End the request with an error when the engine that runs it has gone without ending it: no waiter
+        hangs on a dead engine (its thread ends every request it holds on the way out; this is for the case
+        where that failed too). True when the request is done now."""
+        if self._done.is_set():
+            return True
+        if self._alive_fn is None or self._alive_fn():
+            return False
+        if not self._done.wait(_GRACE_S):
+            now = time.perf_counter()
+            self._finish(Completion("", FinishReason.ERROR, "the engine stopped without ending this request", [],
+                                    RequestStats(queue_s=now - self._t0, e2e_s=now - self._t0)))
+        return True
 
     # -- called by the scheduler thread --------------------------------------------------------------
 
@@ -148,8 +179,9 @@ class RequestHandle:
                 pass
 
     def _finish(self, completion: Completion) -> None:
-        if self._done.is_set():
-            return
-        self._completion = completion
-        self._pieces.put(_END)
-        self._done.set()
+        with self._lock:  # the engine and a waiter that found the engine gone may both end it: the first wins
+            if self._done.is_set():
+                return
+            self._completion = completion
+            self._pieces.put(_END)
+            self._done.set()

@@ -125,7 +125,7 @@ class Scheduler:
                 self._resolve_waits()
                 if any(s.busy for s in self.slots):
                     self._step()
-        except Exception as exc:  # a bug or a fatal llama.cpp error: end every request, never hang
+        except BaseException as exc:  # a bug, a fatal llama.cpp error, a callback's SystemExit: end every request
             reason, error = FinishReason.ERROR, f"engine failure: {exc!r}"
             self.fatal = error
         finally:
@@ -138,7 +138,11 @@ class Scheduler:
                 done.set()
             for s in self.slots:
                 if s.busy:
-                    self._finish(s, reason, error)
+                    req = s.req
+                    try:
+                        self._finish(s, reason, error)
+                    except Exception:  # the failure left the slot half torn down: its caller still gets its end
+                        req.handle._finish(req.unstarted(reason, error))
             for req in waiting:
                 req.handle._finish(req.unstarted(reason, error))
 
