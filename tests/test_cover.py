@@ -210,6 +210,24 @@ def test_a_fact_whose_case_the_question_s_figure_does_not_fall_in_answers_anothe
     assert chosen("流产的产假分别是多少天？")[0] == {"15天", "42天"}  # no figure given: both cases answer
 
 
+def test_an_ordinal_period_the_question_gives_meets_the_case_from_that_period_on():
+    from aegis_tui.text.ranges import intervals
+
+    # "第13个月起" is from month 13 on; "第1至12个月" beside a bound of years is a range of months of its own
+    assert [(r.lo, r.unit) for r in intervals("满10年以上 第13个月起月标准")] == [(10, "年"), (13 * 30.4375, "days")]
+    assert [(r.hi, r.unit) for r in intervals("满10年以上 第1至12个月月标准")] == [(math.inf, "年"), (365.25, "days")]
+    assert intervals("本办法自2024年1月1日起施行") == ()  # a date's 起 starts no case
+    table = ("# 失业保险金标准\n\n| 累计缴费时间 | 第1至12个月月标准 | 第13个月起月标准 |\n|---|---|---|\n"
+             "| 满5年不满10年 | 2,006元 | 1,841元 |\n| 满10年以上 | 2,124元 | 1,935元 |\n")
+    doc, index = structured(table, "ordinal.md")
+    facts = list(index.facts.values())
+    assert len(facts) == 4
+    got = cover("我参保缴费12年了，现在是第15个月，这个月起每个月发多少钱？", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in got[0]} == {"1,935元"}
+    got = cover("我参保缴费12年了，现在是第3个月，每个月发多少钱？", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in got[0]} == {"2,124元"}
+
+
 @pytest.mark.parametrize("text, value, subject, predicate", [
     ("# Records\n\nCustomer due diligence records are kept for 5 years after the relationship ends.\n", "5 years",
      "Customer due diligence records", "kept for"),

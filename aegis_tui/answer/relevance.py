@@ -32,7 +32,7 @@ from ..text.lexicon import (
     SYNONYMS,
     as_written,
 )
-from ..text.quantity import dimension_of, find_quantities, parse_quantity
+from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
 from ..text.roles import Role, role_at, values_in
 from .structural import (
@@ -345,12 +345,21 @@ def _held_row(doc: Document, cand: Candidate, question: str, held: dict[int, set
     return table.row_header(cell.row) in held[table.index]
 
 
+# an ordinal of a period ("现在是第15个月", "第3天"): where in time the asker is, a figure as "15个月" would be
+_ORDINAL_PERIOD = re.compile(r"第\s*(\d+\s*(?:个月|天|日|周|年))")
+
+
 def given_matches(question: str) -> list:
     """The quantities with a unit the question gives, as found in it read as written ("每年交3000块钱" gives 3000元;
-    a bare number gives none, nor a figure a rate is per)."""
+    a bare number gives none, nor a figure a rate is per); an ordinal of a period gives it ("第15个月": 15个月)."""
     question = as_written(question)
-    return [m for m in find_quantities(question)
-            if m.quantity.dimension != "number" and not rate_figure(question, m.start)]
+    found = [m for m in find_quantities(question)
+             if m.quantity.dimension != "number" and not rate_figure(question, m.start)]
+    for o in _ORDINAL_PERIOD.finditer(question):
+        if not any(m.start < o.end() and o.start() < m.end for m in found):
+            found += [QuantityMatch(o.start(1) + m.start, o.start(1) + m.end, m.text, m.quantity)
+                      for m in find_quantities(o.group(1)) if m.quantity.dimension == "time"]
+    return sorted(found, key=lambda m: m.start)
 
 
 def given_figures(question: str) -> set:

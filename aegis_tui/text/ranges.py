@@ -31,7 +31,9 @@ _CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
           (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
-          (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True)]
+          (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True),
+          # "第13个月起", "自第31天开始": from the Nth on (an ordinal: a date's "1月1日起" starts no case)
+          (r"第\s*" + _NUM + r"\s*(?:起|开始)", True)]
 _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
           (_NUM + r"\s*(?:or|and) (?:less|fewer|below|under|younger)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
@@ -242,6 +244,11 @@ def intervals(label: str) -> tuple[Interval, ...]:
             out.append(Interval(lo, lo_in, hi, hi_in, unit))
     if not out and (r := interval(text)) is not None:  # "60万元至300万元": two ends, no bound word
         out.append(r)
+    elif out:
+        # … and two ends in a unit no bound word gives ("满10年以上 第1至12个月": years by a bound, months by ends)
+        for m in _BETWEEN.finditer(text):
+            if (r := interval(m.group(0))) is not None and not any(o._unit_of(r.unit) for o in out):
+                out.append(r)
     return tuple(out)
 
 
