@@ -524,7 +524,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
     # differently derived; one letter apart other than a final e, or a party's ending, they are different words
     # (employe, employer)
-    alias = {v: a for a in wanted for v in derivations(a, df)}
+    # (a word the question uses itself stands for itself; the others in one order, whatever the hash seed: "cancel"
+    # and "cancelling" both asked had swapped places by the order of a set)
+    alias = {v: a for a in sorted(wanted) for v in derivations(a, df) if v not in wanted}
     asked = {t for t in wanted if t in df or t in alias.values()}
     if not asked:
         return None

@@ -178,43 +178,73 @@ class Pipeline:
             job.enter(State.FALLBACK, f"none of the {len(keys)} value(s) the question matches has a verified fact")
         else:
             contexts = {k: f"{c.framed} {c.quote}" for k, c in zip(keys, cands)}
-            # the section the question names narrows what answers it, not what is considered: "employee-only
-            # coverage" names section "Employees" but asks for the deductible table
-            kept = _singled_out(_about_what_is_asked(_in_named_scope(choose(job, doc, shortlist, contexts), ans),
-                                                     contexts, doc, ans), contexts, ans)
-            job.check()
-            if kept:
-                job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
-                verifier = self._verifier(doc)
-                t = time.perf_counter()
-                report = verifier.verify(ExtractionPayload(atomic_facts=[f.fact for f in kept]))
-                if report.rejected:
-                    ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
-                    report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
-                report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
-                if report is not None and (stated := _carried(report, doc, index)):
-                    # a chosen fact's sentence states another verified figure of the table ("按日加收…万分之三的违约金，
-                    # 违约金累计不得超过欠缴本金的30%"): it comes along, or the sentence could not be written
-                    report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]
-                                                               + [f.fact for f in stated]))
-                verify_ms = (time.perf_counter() - t) * 1000
-                absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
-                if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
-                    # what the question names is none of the cases the list names: the list's case of all others
-                    ans.skip([fv for fv in report.verified if fv.fact not in others],
-                             f"it is a case the list names, and the question names {', '.join(absent)}, which "
-                             "falls under the case of all others")
-                    report = verifier.verify(ExtractionPayload(atomic_facts=others))
-                    absent = []
-                if absent:
-                    why = listing_reason(len(report.verified), absent)
-                    ans.skip(report.verified, why)
-                    job.enter(State.FALLBACK, why)
-                    report = None
-            else:
-                job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
+            report, absent, tried, verify_ms = self._select(doc, job, shortlist, contexts, index)
+            rest = [f for f in shortlist if f.key not in tried]
+            if tried and rest and not absent and not self._sayable(doc, job, report):
+                # every fact chosen was found not to answer after all (a case the question's figure is not in, a
+                # sentence carrying a number no fact states): the next best facts answer, chosen as the first were
+                job.enter(State.EXTRACT, f"choosing again without the {len(tried)} fact(s) found not to answer")
+                again = self._select(doc, job, rest, contexts, index)
+                if self._sayable(doc, job, again[0]):
+                    report, absent, verify_ms = again[0], again[1], verify_ms + again[3]
+                    said = {(fv.fact.object_value, fv.fact.subject, fv.fact.predicate) for fv in report.verified}
+                    ans.skipped = [x for x in ans.skipped if (x["value"], x["subject"], x["predicate"]) not in said]
         self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "",
                       unmentioned=absent)
+
+    def _select(self, doc: Document, job: Job, shortlist: list, contexts: dict[str, str], index):
+        """Choose among shortlisted verified facts and verify the chosen together: (report or None, what the
+        question names that the document never mentions, the keys chosen, verify ms)."""
+        ans = job.answer
+        report = None
+        verify_ms = 0.0
+        absent: list[str] = []
+        chosen = choose(job, doc, shortlist, contexts)
+        tried = {f.key for f in chosen}
+        # the section the question names narrows what answers it, not what is considered: "employee-only
+        # coverage" names section "Employees" but asks for the deductible table
+        kept = _singled_out(_about_what_is_asked(_in_named_scope(chosen, ans), contexts, doc, ans), contexts, ans)
+        job.check()
+        if kept:
+            job.enter(State.VERIFY, f"re-verifying {len(kept)} chosen fact(s) together")
+            verifier = self._verifier(doc)
+            t = time.perf_counter()
+            report = verifier.verify(ExtractionPayload(atomic_facts=[f.fact for f in kept]))
+            if report.rejected:
+                ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
+                report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
+            report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
+            if report is not None and (stated := _carried(report, doc, index)):
+                # a chosen fact's sentence states another verified figure of the table ("按日加收…万分之三的违约金，
+                # 违约金累计不得超过欠缴本金的30%"): it comes along, or the sentence could not be written
+                report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]
+                                                           + [f.fact for f in stated]))
+            verify_ms = (time.perf_counter() - t) * 1000
+            absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
+            if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
+                # what the question names is none of the cases the list names: the list's case of all others
+                ans.skip([fv for fv in report.verified if fv.fact not in others],
+                         f"it is a case the list names, and the question names {', '.join(absent)}, which "
+                         "falls under the case of all others")
+                report = verifier.verify(ExtractionPayload(atomic_facts=others))
+                absent = []
+            if absent:
+                why = listing_reason(len(report.verified), absent)
+                ans.skip(report.verified, why)
+                job.enter(State.FALLBACK, why)
+                report = None
+        else:
+            job.enter(State.FALLBACK, f"none of the {len(shortlist)} verified fact(s) answers the question")
+        return report, absent, tried, verify_ms
+
+    def _sayable(self, doc: Document, job: Job, report) -> bool:
+        """Whether the answer would state a verified fact: some fact's sentence can be written."""
+        if report is None or not report.verified:
+            return False
+        realizer = EntityAwareRealizer()
+        realizer.realize(report, doc, language=doc.language, question=job.answer.question,
+                         scope=_scope_of(report, doc))
+        return len(realizer.unsaid) < len(report.verified)
 
     def _realize(self, doc: Document, job: Job, report, verify_ms: float, scope: str = "",
                  unmentioned: list[str] = ()) -> None:
@@ -385,7 +415,8 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
         return facts
     things = []
     for m in ASKED_OF_EN.finditer(ans.question):
-        if words := held_terms(m.group("x"), doc):
+        # ("forgot about it for six weeks": a figure the question gives, not a thing it asks a measure of)
+        if not find_quantities(m.group("x")) and (words := held_terms(m.group("x"), doc)):
             things.append((m.group("x"), words))
     for m in ASKED_OF_ZH.finditer(ans.question):
         x = m.group("x")

@@ -29,12 +29,13 @@ _CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
+          (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm"),
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
           (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
           (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True),
           # "第13个月起", "自第31天开始": from the Nth on (an ordinal: a date's "1月1日起" starts no case)
           (r"第\s*" + _NUM + r"\s*(?:起|开始)", True)]
-_UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most)\s+" + _NUM, True),
+_UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most|within)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
           (_NUM + r"\s*(?:or|and) (?:less|fewer|below|under|younger)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
           (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False),
@@ -45,7 +46,7 @@ _BETWEEN = re.compile(_NUM + _TO + _NUM)
 
 # words before a bound that make it the value's own cap or floor ("up to $1,500", "不超过3500元", "at least 40 days"),
 # not a condition on who or what it applies to ("aged 65 to 79", "不满4个月")
-_CAP = re.compile(r"(?:up\s+to|at\s+most|not\s+(?:above|more\s+than|exceeding|over)|no\s+more\s+than|at\s+least|"
+_CAP = re.compile(r"(?:up\s+to|at\s+most|within|not\s+(?:above|more\s+than|exceeding|over)|no\s+more\s+than|at\s+least|"
                   r"no\s+less\s+than|不超过|不得超过|不高于|不低于|不少于|最高|最低|最多|最少)\s*$", re.IGNORECASE)
 
 
@@ -235,7 +236,10 @@ def intervals(label: str) -> tuple[Interval, ...]:
     units = [u for u in found if u]
     if "" in found and len(units) == 1:
         bare, ends = found.pop(""), found[units[0]]
-        found[units[0]] = [ends[0] or bare[0], ends[1] or bare[1]]
+        low, high = ends[0] or bare[0], ends[1] or bare[1]
+        # (… when the two make a range: "within 15 feet of a hydrant, fine after 30 days" bounds two things)
+        if low is None or high is None or low[0] < high[0] or low[0] == high[0] and low[1] and high[1]:
+            found[units[0]] = [low, high]
     out = []
     for unit, (low, high) in found.items():
         lo, lo_in = low if low else (-math.inf, False)
