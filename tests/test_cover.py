@@ -636,6 +636,9 @@ def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labe
     ("员工去新加坡出差，住宿的报销标准是多少？", ["去新加坡"]),   # not the characters 员工 and 出差 take
     ("What is the limit for car hire excess?", ["limit", "car", "hire"]),
     ("出差住宿的报销标准是多少？", []),
+    # a clitic splits off no word ("What's" is "what"), and a light verb says nothing, inflected or not
+    ("I need to see an in-network dermatologist. What's my copay?", ["network", "dermatologist", "copay"]),
+    ("We're moving out, and taking the dog's bed: what's the excess?", ["moving", "dog", "bed"]),
 ])
 def test_what_a_question_names_that_the_document_never_mentions(question, words):
     from aegis_tui.answer.pick import unmentioned

@@ -91,6 +91,7 @@ LISTING = 3
 
 
 _PARTS_OF_WORD = re.compile(r"[-'’]")
+_CLITIC = re.compile(r"['’](?:s|re|ve|ll|d|t|m)$")
 
 
 NEGATED = "no_"  # the mark of a negated English term ("no_contract")
@@ -120,10 +121,15 @@ def _stemmed(text: str) -> set[str]:
         out.add(NEGATED + stem(m.group(1).lower()))
     text = NEGATED_EN.sub(" ", text)
     for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
-        parts = _PARTS_OF_WORD.split(word.lower())
+        word = word.lower()
+        if word in QUESTION_FILLER_EN:  # "don't", "it's"
+            continue
+        # a clitic is no part of a compound: "what's" is "what" standing alone, "tenant's" "tenant"
+        parts = _PARTS_OF_WORD.split(_CLITIC.sub("", word))
         # a filler word standing alone ("how long") says nothing; inside a compound ("long-term") it tells it apart
         filler = QUESTION_FILLER_EN if len(parts) == 1 else STOP_EN
-        out |= {stem(w) for w in parts if len(w) > 1 and w not in filler}
+        # (a filler word inflected is filler: "taking" as "take")
+        out |= {t for w in parts if len(w) > 1 and w not in filler and (t := stem(w)) not in filler}
     return out
 
 

@@ -46,7 +46,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
     "use", "uses", "using", "like", "also", "still", "yet", "but", "because", "until", "against", "above",
     "below", "further", "there's", "any", "all", "each", "every", "no", "nor", "not", "only", "own", "than",
     "up", "way", "ask", "tell", "know", "want", "let", "make", "made", "say", "says", "said", "thing", "things",
-    "give", "gives", "given", "take", "takes", "put"})  # the light verbs ("do we give", "take a trip")
+    "give", "gives", "given", "take", "takes", "put", "see", "sees"})  # light verbs ("do we give", "take a trip")
 
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
