@@ -97,6 +97,29 @@ def test_kv_ledger_counts_shared_cells_once():
     assert led.cells() == 0 and led.nodes == []
 
 
+def test_kv_ledger_stays_small_over_thousands_of_requests_extending_the_cache():
+    # each request extends the cached prompt and is cached in turn, superseding it: the dead entries and slots
+    # between the live entry and the first root had made a chain two nodes longer per request, walked at every
+    # step until the walk overflowed Python's stack (RecursionError in the scheduler thread)
+    led = KvLedger()
+    entry = led.new(None, 0, 50)
+    entry.is_entry = True
+    for i in range(3000):
+        slot = led.new(entry, entry.length, entry.length + 10)  # reuses the whole entry, decodes 10 more
+        cached = led.new(slot, slot.length)  # the prefilled prompt is cached
+        cached.is_entry = True
+        led.kill(entry)  # … and supersedes the entry it extends
+        led.kill(slot)
+        entry = cached
+        if i % 500 == 0:
+            assert led.cells() == entry.length and led.cells(lambda n: n.alive and not n.is_entry) == 0
+    assert led.cells() == 50 + 3000 * 10 and len(led.nodes) <= 2
+    led.new(entry, 30, 40)  # a slot sharing part of it: only its own 10 cells more
+    assert led.cells() == entry.length + 10
+    led.kill(entry)
+    assert led.cells() == 40 and len(led.nodes) == 1
+
+
 def test_a_request_whose_engine_is_gone_ends_with_an_error_instead_of_hanging():
     from aegis_tui.engine.handle import Piece, RequestHandle
 

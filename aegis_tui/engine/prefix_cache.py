@@ -46,31 +46,48 @@ class KvLedger:
     def cells(self, counts=lambda n: n.alive) -> int:
         """Distinct cells referenced by nodes for which counts(node) is true."""
         reach: dict[int, int] = {}
-
-        def walk(n: KvNode) -> int:
+        # children before parents, without recursion: a tree may be deeper than Python's stack allows
+        order: list[KvNode] = []
+        stack = [n for n in self.nodes if n.parent is None]
+        while stack:
+            n = stack.pop()
+            order.append(n)
+            stack.extend(n.children)
+        for n in reversed(order):
             r = n.length if counts(n) else 0
             for c in n.children:
-                r = max(r, min(c.shared, walk(c)))
+                r = max(r, min(c.shared, reach[c.id]))
             reach[n.id] = r
-            return r
-
         total = 0
-        for root in (n for n in self.nodes if n.parent is None):
-            walk(root)
         for n in self.nodes:
             total += max(0, min(n.length, reach.get(n.id, 0)) - n.shared)
         return total
 
     def _collect(self) -> None:
-        """Forget dead nodes that no live node references any more."""
+        """Forget dead nodes that no live node references any more, and splice out a dead node that one node
+        references: its child takes over its cells (requests that each extend the last cached prompt had left an
+        ever longer chain of dead nodes, each step walking it, until the walk overflowed)."""
         changed = True
         while changed:
             changed = False
             for n in list(self.nodes):
-                if not n.alive and not n.children:
+                if n.alive:
+                    continue
+                if not n.children:
                     self.nodes.remove(n)
                     if n.parent is not None:
                         n.parent.children.remove(n)
+                    changed = True
+                elif len(n.children) == 1:
+                    # the child's cells below its share were n's (its own or n's parent's): they are the child's
+                    # own from where n's began, or shared with n's parent below that
+                    (c,) = n.children
+                    c.parent = n.parent
+                    c.shared = min(c.shared, n.shared) if n.parent is not None else 0
+                    if n.parent is not None:
+                        n.parent.children[n.parent.children.index(n)] = c
+                    n.children = []
+                    self.nodes.remove(n)
                     changed = True
 
 
