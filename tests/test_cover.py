@@ -210,6 +210,17 @@ def test_a_fact_whose_case_the_question_s_figure_does_not_fall_in_answers_anothe
     assert chosen("流产的产假分别是多少天？")[0] == {"15天", "42天"}  # no figure given: both cases answer
 
 
+def test_at_the_same_time_says_how_not_what():
+    # "at the same time" asks of nothing: the holds are asked, not the column that says "at one time"
+    table = ("# Card types and borrowing limits\n\n| Card | Items out at one time | Active holds |\n|---|---|---|\n"
+             "| Adult Ages 18 to 64 | 50 | 25 |\n| Golden Age 65 and over | 60 | 30 |\n\nHolds are kept for 7 days.\n"
+             "Overdue items are charged each time a notice is sent.\n")
+    doc, index = structured(table, "holds.md")
+    facts = [f for f in index.facts.values() if f.fact.object_value != "7 days"]
+    got = cover("I'm 70. How many books can I have on hold at the same time?", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in got[0]} == {"30"}
+
+
 def test_an_ordinal_period_the_question_gives_meets_the_case_from_that_period_on():
     from aegis_tui.text.ranges import intervals
 

@@ -24,6 +24,7 @@ from ..text.lexicon import (
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
     FUNCTION_ZH,
+    HOW_PHRASES_EN,
     INCLUDES_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
@@ -119,7 +120,7 @@ def _stemmed(text: str) -> set[str]:
     # a negated word is another term: "no contract" is the case without one
     for m in NEGATED_EN.finditer(text):
         out.add(NEGATED + stem(m.group(1).lower()))
-    text = NEGATED_EN.sub(" ", text)
+    text = HOW_PHRASES_EN.sub(" ", NEGATED_EN.sub(" ", text))
     for word in _WORD.findall(text):  # each part stemmed once: a stem is not a word to stem again
         word = word.lower()
         if word in QUESTION_FILLER_EN:  # "don't", "it's"
