@@ -502,9 +502,7 @@ def test_when_every_fact_chosen_is_found_not_to_answer_the_next_best_answers(tmp
     # question's other part (the removal fee) still answers, chosen again without it (it had declined)
     import re
 
-    from fakes import FakeEngine, Reply
-
-    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+    from fakes import Reply
 
     doc = Document.from_text("# Booting\n\nA vehicle with 4 or more citations unpaid for more than 30 days may be "
                              "immobilized with a boot. The boot removal fee is $75.\n", "boot.md")
@@ -515,13 +513,8 @@ def test_when_every_fact_chosen_is_found_not_to_answer_the_next_best_answers(tmp
         subject, predicate = labels.get(value, ("the", "a"))  # "4": no label passes
         return Reply(json.dumps({"subject": subject, "predicate": predicate}), "eog")
 
-    engine = FakeEngine(n_parallel=1, script=script)
-    try:
-        pipe = Pipeline(engine, PipelineConfig(strategy="index"), indexes=IndexStore(engine, MODEL_ID, tmp_path))
-        ans = pipe.answer(doc, "My car got a boot on it. What does it cost to have it taken off, and how many unpaid "
-                               "tickets does it take before they boot you?")
-    finally:
-        engine.close()
+    ans = _answer_with_fake(doc, "My car got a boot on it. What does it cost to have it taken off, and how many "
+                                 "unpaid tickets does it take before they boot you?", tmp_path, script)
     assert [fv.fact.object_value for fv in ans.report.verified] == ["$75"], ans.to_json()
     assert any(t.reason.startswith("choosing again without") for t in ans.transitions)
     assert not any(s["value"] == "$75" for s in ans.skipped)  # what answers is not also listed as skipped
@@ -530,9 +523,6 @@ def test_when_every_fact_chosen_is_found_not_to_answer_the_next_best_answers(tmp
 def test_a_period_the_question_gives_picks_the_fine_for_its_case(tmp_path):
     # "forgot about it for six weeks": a figure the question gives (not a thing it asks the fine of), held by "after
     # 30 days" and not by "within 30 days"; "within 15 feet" bounds another thing than the days
-    from fakes import FakeEngine
-
-    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
     from aegis_tui.text.ranges import condition_bounds, intervals
 
     assert [(r.hi, r.unit) for r in intervals("Fine paid within 30 days")] == [(30, "days")]
@@ -541,14 +531,25 @@ def test_a_period_the_question_gives_picks_the_fine_for_its_case(tmp_path):
     assert intervals("Off-Peak: weekends after 2pm") == ()  # a time of day bounds no case
     assert condition_bounds("Landlord will return the deposit within 21 days.") == []  # the value's own limit
     doc = Document.from_text(
-        "# Fine schedule\n\nParking Services mails unpaid citations every week.\n\n| Code | Violation | Fine paid within 30 days | Fine after 30 days |\n| --- | --- | --- | --- |\n"
+        "# Fine schedule\n\nParking Services mails unpaid citations every week.\n\n"
+        "| Code | Violation | Fine paid within 30 days | Fine after 30 days |\n| --- | --- | --- | --- |\n"
         "| P-02 | Parked in a lot not authorized by the permit | $35 | $55 |\n"
         "| P-04 | Fire lane or within 15 feet of a fire hydrant | $100 | $150 |\n", "fines.md")
-    engine = FakeEngine(n_parallel=1)  # table cells are labelled from the table: no request
+    # (table cells are labelled from the table: no request)
+    ans = _answer_with_fake(doc, "I got a ticket for parking next to a fire hydrant and forgot about it for six "
+                                 "weeks. How much do I have to pay now?", tmp_path)
+    assert [fv.fact.object_value for fv in ans.report.verified] == ["$150"], ans.to_json()
+
+
+def _answer_with_fake(doc: Document, question: str, tmp_path, script=None):
+    """The index answer to question with a fake engine replying script(request) to each labelling prompt."""
+    from fakes import FakeEngine
+
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+
+    engine = FakeEngine(n_parallel=1, script=script)
     try:
         pipe = Pipeline(engine, PipelineConfig(strategy="index"), indexes=IndexStore(engine, MODEL_ID, tmp_path))
-        ans = pipe.answer(doc, "I got a ticket for parking next to a fire hydrant and forgot about it for six weeks. "
-                               "How much do I have to pay now?")
+        return pipe.answer(doc, question)
     finally:
         engine.close()
-    assert [fv.fact.object_value for fv in ans.report.verified] == ["$150"], ans.to_json()
