@@ -168,12 +168,12 @@ NOT_LAST_IN_TITLE_EN = frozenset({"of", "for", "to", "in", "on", "at", "by", "wi
 # English words that open a clause of condition or time ("If the tenant…", "When the lease renews", "Once approved")
 CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after", "before", "while", "since",
                      "because")
-# An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
-# than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
-# than", "no later than")
 # English phrases of how, not what: "at the same time", "at one time", "at once" say simultaneously, whatever is
 # asked ("How many books can I have on hold at the same time?" asks of holds, not of a time)
 HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\b|\bat\s+once\b", re.IGNORECASE)
+# An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
+# than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
+# than", "no later than")
 NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
                         r"(?!(?:more|less|later|earlier|fewer|longer|sooner|than)\b)([a-z][a-z'’]+)", re.IGNORECASE)
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a

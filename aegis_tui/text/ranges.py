@@ -29,7 +29,7 @@ _CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
-          (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm"),
+          (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm")
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
           (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
           (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True),
