@@ -348,6 +348,17 @@ def test_an_engine_failure_ends_every_request_even_when_ending_one_fails(embedde
 
 
 @pytest.mark.model
+def test_requests_sharing_a_cached_prefix_leave_no_trail_in_the_kv_ledger(engine):
+    # label prompts share an instruction and differ after it: each reuses a cached prompt and is cached in turn; the
+    # ledger keeps one node per live sequence, not the dead ones before them (a chain that grew per request)
+    prefix = "Label each value with who it applies to and what it is.\n" * 3
+    for i in range(120):
+        engine.submit(prefix + f"Block {i}: the fee is {i} dollars.", max_tokens=1).result(timeout=60)
+    sched = engine._sched
+    assert len(sched.ledger.nodes) <= len(sched.cache.entries) + engine.n_parallel, len(sched.ledger.nodes)
+
+
+@pytest.mark.model
 def test_concurrent_cold_requests_share_one_prefill(engine):
     doc = _document(500)
     n_doc = len(engine.tokenize(doc))
