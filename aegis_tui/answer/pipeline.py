@@ -184,9 +184,9 @@ class Pipeline:
                 # every fact chosen was found not to answer after all (a case the question's figure is not in, a
                 # sentence carrying a number no fact states): the next best facts answer, chosen as the first were
                 job.enter(State.EXTRACT, f"choosing again without the {len(tried)} fact(s) found not to answer")
-                again = self._select(doc, job, rest, contexts, index)
-                if self._sayable(doc, job, again[0]):
-                    report, absent, verify_ms = again[0], again[1], verify_ms + again[3]
+                second, second_absent, _, second_ms = self._select(doc, job, rest, contexts, index)
+                if self._sayable(doc, job, second):
+                    report, absent, verify_ms = second, second_absent, verify_ms + second_ms
                     said = {(fv.fact.object_value, fv.fact.subject, fv.fact.predicate) for fv in report.verified}
                     ans.skipped = [x for x in ans.skipped if (x["value"], x["subject"], x["predicate"]) not in said]
         self._realize(doc, job, report, verify_ms, scope=_scope_of(report, doc) if report is not None else "",
