@@ -625,6 +625,37 @@ def test_a_fact_under_a_sibling_compound_is_another_scope():
     assert chosen("After how many days are long-term disability benefits paid?")[0] == {"180 days"}
 
 
+@pytest.mark.parametrize("text, ordinals_", [
+    ("买第一套房", {"套": {1}}), ("首套住房", {"套": {1}}), ("第2档和第三档", {"档": {2, 3}}), ("首次申请", {"次": {1}}),
+    ("首付款比例", {}),              # a down payment, no first of anything
+    ("第13个月起", {}), ("第1至第12个月", {}), ("第三条", {}),  # a range's start and end; an article
+    ("a second bag", {"bag": {2}}), ("2nd checked bag", {"check": {2}}), ("the first 30 days", {}),
+    ("within 30 second", {}), ("a second-hand car", {}),
+])
+def test_ordinals_name_cases_by_what_they_count(text, ordinals_):
+    from aegis_tui.text.ranges import ordinals
+
+    assert ordinals(text) == ordinals_
+
+
+def test_another_ordinal_of_a_series_is_another_case():
+    from aegis_tui.answer.pick import _stemmed
+
+    assert "#2" in _stemmed("a second bag") & _stemmed("2nd checked bag") and "第2" in _stemmed("第二套") & _stemmed("第2套")
+    doc, index = labelled("# 贷款额度\n\n首套住房最高贷款额度为60万元；第二套住房最高贷款额度为40万元。\n",
+                          {"60万元": ("首套住房", "最高贷款额度"), "40万元": ("第二套住房", "最高贷款额度")})
+    facts = list(index.facts.values())
+
+    def chosen(question: str):
+        found = cover(question, doc, facts, {})
+        return {index.facts[k].fact.object_value for k in found[0]}, found[1]
+
+    got, reasons = chosen("买第一套房最高能贷多少？")
+    assert got == {"60万元"} and any("series" in r for r in reasons.values())
+    assert chosen("第2套房最高贷款额度是多少？")[0] == {"40万元"}
+    assert chosen("首套和第二套住房最高贷款额度分别是多少？")[0] == {"60万元", "40万元"}
+
+
 @pytest.mark.parametrize("text, labels, question, case_question", [
     ("# 住院待遇\n\n起付线标准：一级医院300元；二级医院600元。\n第二次住院起付线按上述标准的50%计算。\n",
      {"300元": ("一级医院", "起付线标准"), "600元": ("二级医院", "起付线标准"), "50%": ("第二次住院", "起付线")},

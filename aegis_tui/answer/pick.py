@@ -40,7 +40,7 @@ from ..text.lexicon import (
     as_written,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, intervals, meets
+from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, other_ordinal
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -105,6 +105,15 @@ def _stemmed(text: str) -> set[str]:
     from .relevance import _WORD, terms
 
     out = set()
+    # an ordinal is its number however written ("second" ~ "2nd", 第二套 ~ 第2套 ~ 首套): one term in place of its
+    # words or characters (what it counts stays a word of the text)
+    for a, b, n, counter in reversed(ordinal_matches(text)):
+        if text[a:b].isascii():
+            text = text[:a] + " " + text[b:]
+            out.add(f"#{n}")
+        else:
+            text = text[:a] + " " + text[b - len(counter):]
+            out.add(f"第{n}")
     # the period a Chinese measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次), and
     # the phrase none of its bigrams
     for name, pattern in PERIODS_ZH:
@@ -693,6 +702,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     contrary = {f.key for f in shortlist if f.key in named and mine
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
     named -= contrary
+    # … and so are two ordinals of one series: "第二套住房" asked of "第一套房", the 2nd checked bag asked of the 1st
+    series = {f.key for f in shortlist if f.key in named and other_ordinal(f"{f.fact.subject} {f.fact.predicate}", question)}
+    named -= series
     # a question asking for the most (最多, the maximum) is not answered by a value the document gives as the least
     # (最低, "the minimum weekly benefit … is $50"), nor the other way round
     opposite = {f.key for f in shortlist if f.key in named and len(ends) == 1
@@ -836,6 +848,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden
                    else
                    "it is about a sibling of what the question names (long-term beside short-term)" if k in contrary else
+                   "it is another of a series than the one the question names (第二套 beside 第一套)" if k in series else
                    f"it is the {'least' if 'most' in ends else 'most'} where the question asks for the "
                    f"{next(iter(ends), '')}" if k in opposite else
                    "its value is a share of the measure other facts give, for a case the question does not name"

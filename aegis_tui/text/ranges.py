@@ -12,7 +12,8 @@ import math
 import re
 from dataclasses import dataclass
 
-from .lexicon import CJK_RANGE, GRADE_ZH, as_written
+from .entities import stem
+from .lexicon import CJK_RANGE, GRADE_ZH, STOP_EN, as_written
 from .quantity import NUMBER_WORD_EN, PHYSICAL_WORDS_EN, chinese_to_decimal, english_number, physical_unit
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
@@ -340,3 +341,56 @@ def holding(labels: list[str], question: str) -> set[str] | None:
         return None
     hits = {label for label, rs in ranges.items() if _holds(rs, given)}
     return hits if hits and len(hits) < len(ranges) else None
+
+
+# an ordinal naming one of a series of cases ("第二套住房", "首次申请", "the 2nd checked bag"), with what it counts:
+# the measure word after it in Chinese, the word after it in English
+_ORDINAL_ZH = re.compile(rf"(?<![至到\-—~～])(?:第\s*(\d+|[一二两三四五六七八九十]+)|(首))\s*((?:个)?[{CJK_RANGE}])")
+# (a reference, 第三条, counts articles, not cases; 首 is first only before what is counted: 首付 is a down payment)
+_NOT_COUNTED_ZH = set("至到和或与及、起以条章节款项目")
+_FIRST_OF_ZH = set("套次胎年月日批")
+_RANGE_AFTER_ZH = re.compile(r"\s*(?:起|开始|以后|及以后|以上|及以上|（含）及以上)")
+ORDINAL_WORDS_EN = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=1)}
+# ("30 second": a time; "second-hand": no ordinal)
+_ORDINAL_EN = re.compile(r"(?<![\d-])(?<!\d\s)\b(?:(\d+)(?:st|nd|rd|th)|(" + "|".join(ORDINAL_WORDS_EN) + r"))\b(?!-)"
+                         r"(?:\s+([A-Za-z]+))?", re.IGNORECASE)
+
+
+def ordinal_matches(text: str):
+    """(start, end, number, what it counts or "") for each ordinal of a case the text names: "第二套" is (2, "套"),
+    "首次" (1, "次"), "the 2nd checked bag" (2, "checked"); one that starts a range ("第13个月起") or ends one
+    ("第1至第12个月") names no single case and is left out."""
+    out = []
+    for m in _ORDINAL_ZH.finditer(text):
+        counter = m.group(3)
+        if counter[-1] in _NOT_COUNTED_ZH or m.group(2) and counter not in _FIRST_OF_ZH \
+                or _RANGE_AFTER_ZH.match(text, m.end()) or m.group(1) and m.group(1).isdigit() \
+                and re.match(r"\s*[至到\-—~～]", text[m.end(1):]):
+            continue
+        n = 1 if m.group(2) else int(m.group(1)) if m.group(1).isdigit() else int(chinese_to_decimal(m.group(1)))
+        out.append((m.start(), m.end(), n, counter))
+    for m in _ORDINAL_EN.finditer(text):
+        n = int(m.group(1)) if m.group(1) else ORDINAL_WORDS_EN[m.group(2).lower()]
+        end = m.end(2) if m.group(2) else m.end(1) + 2
+        counter = (m.group(3) or "").lower()
+        out.append((m.start(), end, n, "" if counter in STOP_EN else stem(counter)))
+    return sorted(out)
+
+
+def ordinals(text: str) -> dict[str, frozenset[int]]:
+    """The ordinals a text names cases by, by what they count ({"套": {2}} for "第二套住房"); an English ordinal
+    counts the word after it."""
+    found: dict[str, set[int]] = {}
+    for _, _, n, counter in ordinal_matches(text):
+        if counter:
+            found.setdefault(counter, set()).add(n)
+    return {c: frozenset(ns) for c, ns in found.items()}
+
+
+def other_ordinal(label: str, question: str) -> bool:
+    """Whether a label names another case of a series the question names its own of ("第二套住房" asked of "第一套房";
+    "2nd checked bag" asked "my 1st checked bag"): the same thing counted, and none of the question's numbers."""
+    mine = ordinals(question)
+    theirs = ordinals(label)
+    return any(c in mine and not ns & mine[c] for c, ns in theirs.items())
