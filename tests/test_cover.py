@@ -445,6 +445,30 @@ def test_a_chinese_question_whose_words_the_facts_barely_cover_is_declined():
     assert {index.facts[k].fact.object_value for k in found[0]} >= {"4500元"}
 
 
+def test_a_pair_of_characters_across_two_words_is_no_word_of_the_question():
+    from aegis_tui.text.entities import seams
+
+    assert {"取申", "婆怀"} <= seams("提取申请没通过，老婆怀孕了") and not {"提取", "申请", "怀孕"} & seams("提取申请没通过，老婆怀孕了")
+    assert "男职" not in seams("我是男职工")  # a one-character word tells the next apart: it is asked by
+    assert seams("How long is the waiting period?") == set()
+
+
+def test_a_chinese_question_is_weighed_by_its_rare_words_not_its_seams():
+    # most of the question's pairs straddle two words (取申, 以申, 请复, 到结) or are words many clauses hold (申请,
+    # 提取, 可以, 收到): what it asks by is 复核, which one fact's label names, and that fact answers
+    doc, index = labelled("# 提取办理\n\n缴存职工可以申请提取住房公积金，应当提交申请材料。\n\n"
+                          "公积金中心应当自受理提取申请之日起5个工作日内作出准予提取或者不予提取的决定。\n\n"
+                          "审核通过的，职工可以通过网上大厅收到提取结果通知。\n\n"
+                          "申请材料不全的，申请人应当在30日内补正。\n\n"
+                          "缴存职工对审核结果有异议的，可以自收到审核结果之日起15日内申请复核。\n\n"
+                          "提前偿还住房贷款的，应当在还款后6个月内申请提取。\n",
+                          {"5个工作日": ("公积金中心", "作出决定期限"), "30日": ("申请人", "补正期限"),
+                           "15日": ("缴存职工对审核结果有异议的", "申请复核期限"),
+                           "6个月": ("提前偿还住房贷款的", "申请提取期限")})
+    got, reasons = chosen_values("提取申请没通过，我不服，收到结果后多少天内可以申请复核？", doc, index)
+    assert got == {"15日"}, reasons
+
+
 def test_a_question_asking_two_things_is_answered_in_the_one_the_facts_cover():
     # the first part's words (起付线 by hospital level) are in no fact, so the facts cover little of the whole
     # question; the second part, 报销比例, they answer in full

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..schema import MAX_SOURCE
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
-from ..text.entities import derivations, stem, units
+from ..text.entities import CJK_RUN, derivations, stem, units
 from ..text.lexicon import (
     ASKED_AGAIN,
     ASKED_DIMENSIONS,
@@ -48,7 +48,6 @@ from .structural import (
     value_columns,
 )
 
-_CJK_RUN = re.compile(f"[{CJK_RANGE}]+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-']*|\d+(?:\.\d+)?")
 _COLON = "：:"
 
@@ -57,7 +56,7 @@ def terms(text: str, parts: bool = False) -> list[str]:
     """Index terms: CJK character bigrams (single characters for 1-char runs) and lowercased, lightly stemmed
     English words; with parts, a hyphenated compound's words as well (for ranking: hyphens vary in writing)."""
     out: list[str] = []
-    for run in _CJK_RUN.findall(text):
+    for run in CJK_RUN.findall(text):
         chars = [c for c in run]
         if len(chars) == 1:
             if chars[0] not in QUERY_STOP_ZH:
@@ -500,7 +499,7 @@ def listed_items(question: str) -> list[str]:
         first = _ITEM_LEFT_END.sub("", pieces[0], count=1)
         last = _ITEM_RIGHT_END.split(pieces[-1], maxsplit=1)[0]
         found = [_LOCATIVE_ZH.sub("", x.strip()) for x in [first, *pieces[1:-1], last]]
-        if all(found) and all(_CJK_RUN.fullmatch(x) for x in found):
+        if all(found) and all(CJK_RUN.fullmatch(x) for x in found):
             items += found
     return items
 

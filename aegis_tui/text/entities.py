@@ -20,6 +20,37 @@ from .lexicon import (
 )
 from .quantity import width_fold
 
+# ---- Chinese words ----------------------------------------------------------------------------------------------
+CJK_RUN = re.compile(f"[{CJK_RANGE}]+")  # a run of Chinese characters
+
+
+@lru_cache(maxsize=1)
+def _segmenter():
+    import logging
+    import warnings
+
+    with warnings.catch_warnings():  # (it imports pkg_resources where it can, which newer setuptools warns of)
+        warnings.simplefilter("ignore")
+        import jieba  # (lazy: its dictionary takes about a second to load, once a process)
+    jieba.setLogLevel(logging.CRITICAL + 10)  # (it logs its loading, and a cache it cannot write, at length)
+    tokenizer = jieba.Tokenizer()
+    tokenizer.initialize()
+    return tokenizer
+
+
+def seams(text: str) -> set[str]:
+    """The Chinese character pairs of a text that only ever straddle two of its words of two characters or more
+    ("提取申请没通过" → 取申; "老婆怀孕" → 婆怀), as a dictionary segmenter splits it: no word of the text, though a
+    document may hold them by chance. A one-character word is no whole word of its own here: it may be what tells
+    the next apart ("男职工" is 男 and 职工, and 男职 is what the question asks by)."""
+    inside, across = set(), set()
+    for run in CJK_RUN.findall(text):
+        words = list(_segmenter().cut(run))
+        for w in words:
+            inside.update(a + b for a, b in zip(w, w[1:]))
+        across.update(x[-1] + y[0] for x, y in zip(words, words[1:]) if len(x) > 1 and len(y) > 1)
+    return across - inside
+
 
 # ---- numbered series: "Class 1", "Classes 2 and 3", "Tiers 1-3" ------------------------------------------------
 def series_name(word: str) -> str:
