@@ -60,6 +60,9 @@ def run(args) -> int:
         from ..audit import AuditLog
 
         audit = AuditLog(args.audit_log)
+    from ..text.entities import load_segmenter
+
+    load_segmenter(args.question, background=True)  # (while the model loads)
     engine = open_engine(args)
     progress = Progress()
     store = None

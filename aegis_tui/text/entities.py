@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from functools import lru_cache
 
 from .lexicon import (
@@ -24,18 +25,35 @@ from .quantity import width_fold
 CJK_RUN = re.compile(f"[{CJK_RANGE}]+")  # a run of Chinese characters
 
 
-@lru_cache(maxsize=1)
-def _segmenter():
-    import logging
-    import warnings
+_SEGMENTER: list = []
+_SEGMENTER_LOCK = threading.Lock()
 
-    with warnings.catch_warnings():  # (it imports pkg_resources where it can, which newer setuptools warns of)
-        warnings.simplefilter("ignore")
-        import jieba  # (lazy: its dictionary takes about a second to load, once a process)
-    jieba.setLogLevel(logging.CRITICAL + 10)  # (it logs its loading, and a cache it cannot write, at length)
-    tokenizer = jieba.Tokenizer()
-    tokenizer.initialize()
-    return tokenizer
+
+def _segmenter():
+    with _SEGMENTER_LOCK:
+        if not _SEGMENTER:
+            import logging
+            import warnings
+
+            with warnings.catch_warnings():  # (it imports pkg_resources where it can, which newer setuptools warns of)
+                warnings.simplefilter("ignore")
+                import jieba  # (lazy: its dictionary takes about a second to load, once a process)
+            jieba.setLogLevel(logging.CRITICAL + 10)  # (it logs its loading, and a cache it cannot write, at length)
+            tokenizer = jieba.Tokenizer()
+            tokenizer.initialize()
+            _SEGMENTER.append(tokenizer)
+    return _SEGMENTER[0]
+
+
+def load_segmenter(text: str, background: bool = False) -> None:
+    """Load the Chinese word segmenter now, when a text holds Chinese: its dictionary takes about a second, once a
+    process, better spent while a model loads or a document opens than in a question's answer."""
+    if _SEGMENTER or not CJK_RUN.search(text):
+        return
+    if background:
+        threading.Thread(target=_segmenter, name="aegis-segmenter", daemon=True).start()
+    else:
+        _segmenter()
 
 
 def seams(text: str) -> set[str]:
