@@ -40,7 +40,7 @@ from ..text.lexicon import (
     as_written,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, other_ordinal
+from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -704,7 +704,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
     named -= contrary
     # … and so are two ordinals of one series: "第二套住房" asked of "第一套房", the 2nd checked bag asked of the 1st
-    series = {f.key for f in shortlist if f.key in named and other_ordinal(f"{f.fact.subject} {f.fact.predicate}", question)}
+    counted = ordinals(question)
+    series = {f.key for f in shortlist if f.key in named and other_ordinal(f"{f.fact.subject} {f.fact.predicate}", counted)}
     named -= series
     # a question asking for the most (最多, the maximum) is not answered by a value the document gives as the least
     # (最低, "the minimum weekly benefit … is $50"), nor the other way round

@@ -359,7 +359,7 @@ _ORDINAL_EN = re.compile(r"(?<![\d-])(?<!\d\s)\b(?:(\d+)(?:st|nd|rd|th)|(" + "|"
 
 def ordinal_matches(text: str):
     """(start, end, number, what it counts or "") for each ordinal of a case the text names: "第二套" is (2, "套"),
-    "首次" (1, "次"), "the 2nd checked bag" (2, "checked"); one that starts a range ("第13个月起") or ends one
+    "首次" (1, "次"), "the 2nd checked bag" (2, "check", stemmed); one that starts a range ("第13个月起") or ends one
     ("第1至第12个月") names no single case and is left out."""
     out = []
     for m in _ORDINAL_ZH.finditer(text):
@@ -388,9 +388,8 @@ def ordinals(text: str) -> dict[str, frozenset[int]]:
     return {c: frozenset(ns) for c, ns in found.items()}
 
 
-def other_ordinal(label: str, question: str) -> bool:
-    """Whether a label names another case of a series the question names its own of ("第二套住房" asked of "第一套房";
-    "2nd checked bag" asked "my 1st checked bag"): the same thing counted, and none of the question's numbers."""
-    mine = ordinals(question)
-    theirs = ordinals(label)
-    return any(c in mine and not ns & mine[c] for c, ns in theirs.items())
+def other_ordinal(label: str, mine: dict[str, frozenset[int]]) -> bool:
+    """Whether a label names another case of a series the question names its own of (mine: the question's
+    ordinals; "第二套住房" asked of "第一套房", "2nd checked bag" asked "my 1st checked bag"): the same thing counted,
+    and none of the question's numbers."""
+    return bool(mine) and any(c in mine and not ns & mine[c] for c, ns in ordinals(label).items())

@@ -56,11 +56,12 @@ class AppWorkers:
             document = Document.load(path)
             document.structure  # noqa: B018 - built here, in the worker, not when the pane first draws
             self.post_message(m.DocumentOpened(document))
-            from ..text.entities import load_segmenter
-
-            load_segmenter(document.text)  # (here, not in the first question's answer)
         except Exception as exc:
             self.post_message(m.DocumentFailed(path, one_line(exc)))
+        else:
+            from ..text.entities import load_segmenter
+
+            load_segmenter(document.text)  # (here, not in the first question's answer; no document failure)
 
     def _answer(self, run: QuestionRun, mode: str) -> None:
         last = {"t": 0.0, "state": ""}
