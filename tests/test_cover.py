@@ -453,6 +453,22 @@ def test_a_pair_of_characters_across_two_words_is_no_word_of_the_question():
     assert seams("How long is the waiting period?") == set()
 
 
+def test_a_chinese_phrase_asking_how_long_is_no_word_of_what_is_asked():
+    from aegis_tui.answer.pick import _stemmed
+
+    # "多长时间", "多久" ask a length of time as "how long" does: no 时间 the document speaks of (办公时间) is asked
+    words = _stemmed("提前还了房贷，我得在多长时间之内申请提取？多久能到账？")
+    assert not {"时间", "长时", "长", "久"} & words and {"申请", "提取", "到账"} <= words
+
+
+def test_a_pair_a_modal_or_light_verb_makes_with_its_neighbour_is_no_word():
+    from aegis_tui.text.entities import seams
+
+    assert {"金能", "能拿"} <= seams("一次性伤残补助金能拿几个月的工资？")
+    assert "补助" not in seams("一次性伤残补助金能拿几个月的工资？")
+    assert "男职" not in seams("我是男职工")
+
+
 def test_a_chinese_question_is_weighed_by_its_rare_words_not_its_seams():
     # most of the question's pairs straddle two words (取申, 以申, 请复, 到结) or are words many clauses hold (申请,
     # 提取, 可以, 收到): what it asks by is 复核, which one fact's label names, and that fact answers

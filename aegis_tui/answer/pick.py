@@ -25,6 +25,7 @@ from ..text.lexicon import (
     DEFINED_AS_ZH,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
+    HOW_PHRASES_ZH,
     INCLUDES_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
@@ -114,6 +115,8 @@ def _stemmed(text: str) -> set[str]:
         else:
             text = text[:a] + " " + text[b - len(counter):]
             out.add(f"第{n}")
+    # a Chinese phrase asking how long or when (多长时间, 多久) is how a question asks, as English filler is
+    text = HOW_PHRASES_ZH.sub(" ", text)
     # the period a Chinese measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次), and
     # the phrase none of its bigrams
     for name, pattern in PERIODS_ZH:

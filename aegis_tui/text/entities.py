@@ -9,6 +9,7 @@ from functools import lru_cache
 
 from .lexicon import (
     AGENT_ENDINGS_EN,
+    ASKING_VERBS_ZH,
     CJK_RANGE,
     DERIVING_SUFFIXES_EN,
     FIELD_ENDINGS_EN,
@@ -60,13 +61,17 @@ def seams(text: str) -> set[str]:
     """The Chinese character pairs of a text that only ever straddle two of its words of two characters or more
     ("提取申请没通过" → 取申; "老婆怀孕" → 婆怀), as a dictionary segmenter splits it: no word of the text, though a
     document may hold them by chance. A one-character word is no whole word of its own here: it may be what tells
-    the next apart ("男职工" is 男 and 职工, and 男职 is what the question asks by)."""
+    the next apart ("男职工" is 男 and 职工, and 男职 is what the question asks by); unless it is a modal or light
+    verb (能 of "补助金能拿多少": 金能 and 能拿 are no words)."""
     inside, across = set(), set()
     for run in CJK_RUN.findall(text):
         words = list(_segmenter().cut(run))
         for w in words:
             inside.update(a + b for a, b in zip(w, w[1:]))
-        across.update(x[-1] + y[0] for x, y in zip(words, words[1:]) if len(x) > 1 and len(y) > 1)
+        # (a modal or light verb standing alone, 能 of 补助金能拿, is how a question asks, as English "can", "get":
+        # a pair it makes with a neighbour is no word either)
+        across.update(x[-1] + y[0] for x, y in zip(words, words[1:])
+                      if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH)
     return across - inside
 
 

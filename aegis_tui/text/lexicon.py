@@ -171,6 +171,13 @@ CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after
 # English phrases of how, not what: "at the same time", "at one time", "at once" say simultaneously, whatever is
 # asked ("How many books can I have on hold at the same time?" asks of holds, not of a time)
 HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\b|\bat\s+once\b", re.IGNORECASE)
+# … and Chinese phrases asking how long or when, which English asks by filler words ("how long", "when"): 多长时间
+# asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks of
+HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时")
+# Chinese modals and light verbs that, standing alone as a word of a question, say how it asks ("能拿多少", "可以领",
+# "要交", "会给"), as English "can", "get", "give" do: no part of what it asks
+ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "给", "让", "把", "被", "就", "才", "该", "都",
+                             "也", "可以", "能够"})
 # An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
 # than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
 # than", "no later than")
