@@ -461,6 +461,16 @@ def test_a_chinese_phrase_asking_how_long_is_no_word_of_what_is_asked():
     assert not {"时间", "长时", "长", "久"} & words and {"申请", "提取", "到账"} <= words
 
 
+def test_a_worked_example_answers_no_question_about_the_rule():
+    # the example shares the asker's words (东湖区, 月租金) but states a case's rent: the rule's limit answers
+    doc, index = labelled("# 租房提取\n\n中心城区（含澜江区、东湖区）单身职工租房月提取限额为1,500元。\n\n"
+                          "示例一：单身职工在东湖区租赁住房，月租金2,200元。\n",
+                          {"1,500元": ("中心城区单身职工", "租房月提取限额"), "2,200元": ("单身职工在东湖区租赁住房", "月租金")})
+    got, reasons = chosen_values("我单身，在东湖区租房，月租金每个月能提取多少？", doc, index)
+    assert got == {"1,500元"}, reasons
+    assert "worked example" in next(r for k, r in reasons.items() if k.endswith(":2,200元"))
+
+
 def test_a_pair_a_modal_or_light_verb_makes_with_its_neighbour_is_no_word():
     from aegis_tui.text.entities import seams
 

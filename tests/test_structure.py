@@ -262,3 +262,32 @@ def test_a_column_of_ranges_labels_rows_only_beside_figures_of_another_kind():
     thresholds = Document.from_text("| 交易类型 | 人民币标准 | 外币标准 |\n|---|---|---|\n| 现金 | 5万元以上（含） | 1万美元以上（含） |\n"
                                     "| 转账 | 200万元以上（含） | 20万美元以上（含） |\n")
     assert thresholds.structure.tables[0].label_cols == ()
+
+
+ILLUSTRATED = Document.from_text(
+    "# 租房提取\n\n中心城区单身职工月提取限额为1,500元。\n\n"
+    "示例一：某职工月租金2,200元，未办理网签备案。\n\n"
+    "- 可提取金额：1,500元 × 12个月 = 18,000元\n\n"
+    "问：月租金只有900元，能按限额提取吗？\n答：按实际房租提取，每月不超过1,500元。\n\n"
+    "## 附件 计算示例\n\n某职工家庭年租金36,000元。\n\n"
+    "# Credits\n\nQ: Our uptime was 98.6% last month. What do we get?\nA: A credit of 10% of the monthly fee.\n\n"
+    "Example 2: a customer with 97.5% uptime receives 25%.\n", "illustrated.md")
+
+
+@pytest.mark.parametrize("figure, expected", [
+    ("月提取限额为1,500元", False),       # the rule
+    ("2,200元", True),                    # a worked example's figure
+    ("× 12个月", True),                   # the list of sums under it
+    ("900元", True),                      # a question the document poses
+    ("每月不超过1,500元", False),         # its answer states the rule
+    ("36,000元", True),                   # a section of examples
+    ("98.6%", True),
+    ("10% of", False),
+    ("97.5%", True),
+])
+def test_a_worked_example_or_posed_question_states_a_case_not_the_rule(figure, expected):
+    from aegis_tui.text.structure import illustrative
+
+    at = ILLUSTRATED.text.index(figure)
+    at += next(i for i, c in enumerate(figure) if c.isdigit())
+    assert illustrative(ILLUSTRATED, at) is expected

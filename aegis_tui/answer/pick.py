@@ -42,6 +42,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
+from ..text.structure import illustrative
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -661,6 +662,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # asked a percentage)
     wrong = {f.key for f in shortlist if dims is not None and not _of_a_kind_asked(f, dims)}
     named -= wrong
+    # a worked example's figures, or those of a question the document poses, are a case's, not the rule's ("示例一：
+    # 某职工本人工资为6,000元…", "问：朋友开车来我家，停了三个小时…？"): they answer no question about the rule
+    example = {k for k in named if (at := key_offset(k)) is not None and illustrative(doc, at)}
+    named -= example
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
@@ -850,6 +855,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         scant, chosen = chosen, []
     reasons = {k: (f"its value is not a {' or '.join(sorted(dims or ()))} quantity, which the question asks for"
                    if k in wrong else
+                   "it is a figure of a worked example or of a question the document poses, not of its rule"
+                   if k in example else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden

@@ -174,6 +174,15 @@ HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\
 # … and Chinese phrases asking how long or when, which English asks by filler words ("how long", "when"): 多长时间
 # asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks of
 HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时")
+# A worked example or a question the document poses (an FAQ's "问：…？", "Q: …?") states a case's figures, not the
+# rule's: what opens such a paragraph ("示例一：", "例2：", "Example 3:", "Worked example —"), a heading over examples
+# ("附件 差旅费报销计算示例", "Examples"), and what opens a posed question
+EXAMPLE_OPENER = re.compile(r"^[\s*_#>]*(?:(?:计算)?示例|举例|案例|例)\s*[一二三四五六七八九十\d]*\s*[*_]*\s*[：:．.、]"
+                            r"|^[\s*_#>]*(?:(?:计算)?示例|案例)\s*[一二三四五六七八九十\d]+"
+                            r"|^[\s*_#>]*(?:worked\s+)?example\s*[A-Z\d]*\s*[*_]*\s*[:.—–-]", re.IGNORECASE)
+EXAMPLE_HEADING = re.compile(r"(?:计算)?示例|举例|案例|^(?:[\w.]+\s+)?(?:worked\s+)?examples?\b|[—–:]\s*(?:worked\s+)?examples?\b",
+                             re.IGNORECASE)
+POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q\d*)\s*[*_]*\s*[：:.]", re.IGNORECASE)
 # Chinese modals and light verbs that, standing alone as a word of a question, say how it asks ("能拿多少", "可以领",
 # "要交", "会给"), as English "can", "get", "give" do: no part of what it asks
 ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "给", "让", "把", "被", "就", "才", "该", "都",

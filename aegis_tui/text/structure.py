@@ -146,6 +146,42 @@ class Structure:
         i = bisect.bisect_right(self._starts, offset) - 1
         return self.blocks[i].heading_path if i >= 0 else ()
 
+    def lead_paragraph(self, offset: int) -> Block | None:
+        """The paragraph a run of list items follows, for the list item holding an offset (else None)."""
+        i = bisect.bisect_right(self._starts, offset) - 1
+        if i < 0 or self.blocks[i].kind != "list_item":
+            return None
+        while i >= 0 and self.blocks[i].kind == "list_item":
+            i -= 1
+        return self.blocks[i] if i >= 0 and self.blocks[i].kind == "paragraph" else None
+
+
+def illustrative(document: Document, offset: int) -> bool:
+    """Whether the value at an offset states a case the document works through or asks about, not its rule: it
+    stands in a worked example ("示例一：某职工本人工资为6,000元…", the list of sums after it, a section of examples) or
+    in a question the document poses ("问：超过60岁还在工地干活，受伤后能拿到哪些钱？", "Q: I was hired 5 months
+    before…")."""
+    from .lexicon import EXAMPLE_HEADING, EXAMPLE_OPENER, POSED_QUESTION
+
+    s = document.structure
+    block = s.block_at(offset)
+    if block is None:
+        return False
+    if any(EXAMPLE_HEADING.search(h) for h in block.heading_path):
+        return True
+    text = document.text
+    if EXAMPLE_OPENER.match(text[block.start:block.end]):
+        return True
+    # (a posed question is its line: the answer below it, "A: …" or "答：…", states the rule)
+    if POSED_QUESTION.match(text[text.rfind("\n", 0, offset) + 1:offset]):
+        return True
+    lead = s.lead_paragraph(offset)
+    if lead is not None and EXAMPLE_OPENER.match(text[lead.start:lead.end]):
+        return True
+    sentences = document.sentences
+    i = bisect.bisect_right([x.start for x in sentences], offset) - 1
+    return i >= 0 and sentences[i].text.rstrip(" *_\t").endswith(("？", "?"))
+
 
 def structure(document: Document) -> Structure:
     """The structure of a document (built once and cached on the Document)."""
