@@ -471,10 +471,20 @@ def test_a_worked_example_answers_no_question_about_the_rule():
     assert "worked example" in next(r for k, r in reasons.items() if k.endswith(":2,200元"))
 
 
+def test_a_member_of_a_name_a_list_item_defines_stands_for_it():
+    # "1. 一类区域：海晏区、东津区；": the asker's district names its class's row, not the other class's
+    doc, index = structured("# 停车收费办法\n\n## 区域\n\n区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"
+                            "2. 二类区域：北塘区、西陵区；\n\n## 标准\n\n| 区域类别 | 车位服务费 |\n|---|---|\n"
+                            "| 一类区域 | 80元 |\n| 二类区域 | 60元 |\n")
+    got, reasons = chosen_values("我家在东津区，车位服务费每月是多少？", doc, index)
+    assert got == {"80元"}, reasons
+
+
 def test_a_pair_a_modal_or_light_verb_makes_with_its_neighbour_is_no_word():
     from aegis_tui.text.entities import seams
 
     assert {"金能", "能拿"} <= seams("一次性伤残补助金能拿几个月的工资？")
+    assert {"买了", "区里"} <= seams("我在小区里买了个车位")  # a particle too: 了 of 买了, 里 of 小区里
     assert "补助" not in seams("一次性伤残补助金能拿几个月的工资？")
     assert "男职" not in seams("我是男职工")
 

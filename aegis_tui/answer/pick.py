@@ -23,6 +23,7 @@ from ..text.lexicon import (
     CJK_RANGE,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
+    DEFINED_BY_LIST_ZH,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
@@ -58,7 +59,7 @@ from .relevance import (
 )
 from .rules import admitted_dimensions
 from .states import State
-from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
+from .structural import clause_start, clause_topic, document_title, names, short_title, title_of, value_at
 
 PICK_MAX_TOKENS = 2
 
@@ -210,10 +211,11 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                 words = [stem(w.lower()) for w in _PARTS_OF_WORD.split(member.strip()) if w]
                 if name and len(words) == 1 and words[0].isalpha() and words[0] not in name:
                     out.setdefault(words[0], set()).update(name)
-        # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、临江县）"):
-        # each member stands for it ("在深圳工作" asked, 交通补贴·一类城市 written); a Chinese member by each of its
-        # character pairs
-        for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text)]:
+        # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、临江县）",
+        # "一类区域：海晏区、东津区、望江新区；"): each member stands for it ("在深圳工作" asked, 交通补贴·一类城市 written); a
+        # Chinese member by each of its character pairs
+        for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text),
+                  *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
             name = {t for t in _stemmed(re.sub(r"^.*?所称", "", m.group("name"))) if len(t) > 1}  # (本办法所称…)
             for member in re.split(r"[、，,和及与]", m.group("members")):
                 member = member.strip()
@@ -378,11 +380,9 @@ _ENDS: dict[str, dict[str, int]] = {}
 
 
 def _title_terms(doc: Document) -> set[str]:
-    """The terms of the document's title: its first heading, when no other heading is of its level."""
-    heads = doc.structure.headings
-    if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
-        return set()
-    return _stemmed(heads[0].text)
+    """The terms of the document's title (structural.document_title)."""
+    title = document_title(doc)
+    return _stemmed(title) if title else set()
 
 
 def _names_entity(question: str, subject: str) -> bool:

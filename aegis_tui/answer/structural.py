@@ -94,6 +94,26 @@ def distinct(own: str, other: str) -> tuple[str, str]:
     return a[i:len(a) - j].strip(_EDGE), b[i:len(b) - j].strip(_EDGE)
 
 
+def document_title(doc: Document) -> str:
+    """The document's title: its first heading, when no other heading is of its level ('' otherwise)."""
+    heads = doc.structure.headings
+    if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
+        return ""
+    return heads[0].text
+
+
+def in_title(doc: Document, words: str) -> bool:
+    """Whether words are all the document's title's ("物业" of 住宅物业服务收费管理办法): they name what every value of
+    it is about, so they tell no section of it apart."""
+    title = document_title(doc)
+    if not title or not words.strip():
+        return False
+    if words.isascii():
+        held = {stem(w) for w in re.findall(r"[A-Za-z]+", title.lower())}
+        return all(stem(w) in held for w in re.findall(r"[A-Za-z]+", words.lower()))
+    return all(u in title for u in units(words))
+
+
 def names(label: str, name: str) -> bool:
     """Whether a label names a header or title: all its words in order ('standard room rate' names 'Standard room').
 

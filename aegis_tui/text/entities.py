@@ -68,8 +68,8 @@ def seams(text: str) -> set[str]:
         words = list(_segmenter().cut(run))
         for w in words:
             inside.update(a + b for a, b in zip(w, w[1:]))
-        # (a modal or light verb standing alone, 能 of 补助金能拿, is how a question asks, as English "can", "get":
-        # a pair it makes with a neighbour is no word either)
+        # (a modal, light verb or particle standing alone, 能 of 补助金能拿, 了 of 买了, is how a question asks, as
+        # English "can", "get", "did": a pair it makes with a neighbour is no word either)
         across.update(x[-1] + y[0] for x, y in zip(words, words[1:])
                       if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH)
     return across - inside

@@ -62,6 +62,11 @@ DEFINED_AS_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:是指|系指|指)
 # … or by naming its members in a parenthesis after it ("中心城区（含清河区、湖滨区、高新区）", "远郊区县（包括北山县、临江县）")
 INCLUDES_ZH = re.compile(r"(?P<name>(?:(?!的)[\u4e00-\u9fff]){2,8})[（(](?:含|包括|包含)(?P<members>[\u4e00-\u9fff]{2,8}"
                          r"(?:[、，,和及与][\u4e00-\u9fff]{2,8}){0,20})(?:等)?[)）]")
+# … or by a list item or line that names it and, after a colon, its members ("1. 一类区域：海晏区、东津区、望江新区；",
+# "生活照料类：清洁照料、饮食照料、排泄照料等")
+DEFINED_BY_LIST_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[）)、.])?[ \t]*"
+                                r"(?P<name>[\u4e00-\u9fff]{2,8})[：:][ \t]*(?P<members>[\u4e00-\u9fff]{2,10}?"
+                                r"(?:[、，,和及与][\u4e00-\u9fff]{2,10}?){1,20})(?:等)?(?=[；;。]|$)")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 # Money as it is spoken ("每年交3000块钱", "五百块"): 块 after a figure is 元; not after a vague one ("几十块钱", "十几块")
@@ -180,13 +185,15 @@ HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时�
 EXAMPLE_OPENER = re.compile(r"^[\s*_#>]*(?:(?:计算)?示例|举例|案例|例)\s*[一二三四五六七八九十\d]*\s*[*_]*\s*[：:．.、]"
                             r"|^[\s*_#>]*(?:(?:计算)?示例|案例)\s*[一二三四五六七八九十\d]+"
                             r"|^[\s*_#>]*(?:worked\s+)?example\s*[A-Z\d]*\s*[*_]*\s*[:.—–-]", re.IGNORECASE)
-EXAMPLE_HEADING = re.compile(r"(?:计算)?示例|举例|案例|^(?:[\w.]+\s+)?(?:worked\s+)?examples?\b|[—–:]\s*(?:worked\s+)?examples?\b",
-                             re.IGNORECASE)
+EXAMPLE_HEADING = re.compile(r"示例|举例|案例|^(?:(?:appendix|annex|schedule|exhibit)\s+[\w.]+\s*[—–:.-]?\s*)?"
+                             r"(?:worked\s+|illustrative\s+)?examples?(?:\s+(?:of\s+)?(?:calculations?|computations?|"
+                             r"bills?))?\s*$", re.IGNORECASE)
 POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q\d*)\s*[*_]*\s*[：:.]", re.IGNORECASE)
-# Chinese modals and light verbs that, standing alone as a word of a question, say how it asks ("能拿多少", "可以领",
-# "要交", "会给"), as English "can", "get", "give" do: no part of what it asks
+# Chinese modals, light verbs and particles that, standing alone as a word of a question, say how it asks ("能拿多少",
+# "可以领", "要交", "会给"), when ("买了", "交过") or where ("小区里"), as English "can", "get", "did", "in" do: no part
+# of what it asks
 ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "给", "让", "把", "被", "就", "才", "该", "都",
-                             "也", "可以", "能够"})
+                             "也", "可以", "能够", "了", "过", "着", "里"})
 # An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
 # than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
 # than", "no later than")

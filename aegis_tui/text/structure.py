@@ -167,7 +167,10 @@ def illustrative(document: Document, offset: int) -> bool:
     block = s.block_at(offset)
     if block is None:
         return False
-    if any(EXAMPLE_HEADING.search(h) for h in block.heading_path):
+    # (a section of examples, not the document's title: "Example Co. Medical Plan" is a plan)
+    heads = s.headings
+    title = heads[0].text if heads and sum(1 for h in heads if h.level <= heads[0].level) == 1 else None
+    if any(EXAMPLE_HEADING.search(h) for h in block.heading_path if h != title):
         return True
     text = document.text
     if EXAMPLE_OPENER.match(text[block.start:block.end]):
