@@ -291,3 +291,10 @@ def test_a_worked_example_or_posed_question_states_a_case_not_the_rule(figure, e
     at = ILLUSTRATED.text.index(figure)
     at += next(i for i, c in enumerate(figure) if c.isdigit())
     assert illustrative(ILLUSTRATED, at) is expected
+
+
+def test_a_caption_is_read_across_the_unit_line_under_it():
+    doc = Document.from_text("# 收费办法\n\n第二十条 车位服务费按下表上限执行。\n\n表2 车位服务费上限\n\n单位：元/个·月\n\n"
+                             "| 区域类别 | 地下车位 |\n|---|---|\n| 一类区域 | 80元 |\n\n"
+                             "Table 3. Fees\n\n(Amounts in USD)\n\n| Size | Fee |\n|---|---|\n| 1\" | $5 |\n", "units.md")
+    assert [t.caption for t in doc.structure.tables] == ["表2 车位服务费上限", "Table 3. Fees"]

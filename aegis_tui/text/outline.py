@@ -34,6 +34,9 @@ _BLOCKQUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = re.compile(r"[。！？!?]|\.\s")
 _CAPTION = re.compile(r"^(?:table|tab\.|表)\s*[\d一二三四五六七八九十]", re.IGNORECASE)
+# a line between a table's caption and the table that states its unit ("单位：元/个·月", "(Amounts in USD)")
+_UNIT_LINE = re.compile(r"^[（(]?\s*(?:(?:计量|金额|计价)?单位|units?|amounts?\s+in|all\s+amounts)\b\s*[：:]?",
+                        re.IGNORECASE)
 
 
 def _is_title(rest: str) -> bool:
@@ -275,6 +278,10 @@ class _Builder:
 
     def _caption(self) -> str:
         prev = self.blocks[-1] if self.blocks else None
+        # (a unit line under the caption, "表2 车位服务费上限" then "单位：元/个·月", is not the caption)
+        if prev and prev.kind == "paragraph" and len(self.blocks) > 1 and prev.end - prev.start <= 40 \
+                and _UNIT_LINE.match(self.text[prev.start:prev.end]):
+            prev = self.blocks[-2]
         if prev and prev.kind in ("paragraph", "list_item"):
             text = self.text[prev.start:prev.end]
             if text.endswith(("：", ":")) and len(text) <= 200:
