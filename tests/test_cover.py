@@ -480,6 +480,19 @@ def test_a_member_of_a_name_a_list_item_defines_stands_for_it():
     assert got == {"80元"}, reasons
 
 
+def test_an_english_caption_of_a_few_words_titles_its_table_for_matching():
+    # "Table 3-1. Monthly Water Base Charge by Meter Size" says what its cells are; the connection fees' table, with
+    # the same columns, answers another question
+    doc, index = structured("# Water Rates\n\n## Article 3. Water Charges\n\nThe following charges apply to every "
+                            "account.\n\nTable 3-1. Monthly Water Base Charge by Meter Size\n\n"
+                            "| Meter size | Inside City | Outside City |\n|---|---|---|\n| 5/8\" | $14.85 | $22.28 |\n"
+                            "| 1\" | $27.40 | $41.10 |\n\nTable 3-2. Connection Fees by Meter Size\n\n"
+                            "| Meter size | Inside City | Outside City |\n|---|---|---|\n| 5/8\" | $1,150 | $1,700 |\n"
+                            "| 1\" | $1,900 | $2,800 |\n", "water.md")
+    got, reasons = chosen_values("We have a 5/8-inch meter inside the city. What's the monthly base charge?", doc, index)
+    assert "$14.85" in got and got <= {"$14.85", "$27.40"}, reasons
+
+
 def test_a_pair_a_modal_or_light_verb_makes_with_its_neighbour_is_no_word():
     from aegis_tui.text.entities import seams
 

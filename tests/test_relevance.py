@@ -280,10 +280,3 @@ def test_a_subject_most_others_hold_whole_singles_nothing_out():
     # one other subject holding it does not make it generic: the question still names 退休人员
     assert focus(["退休人员", "退休人员（70周岁及以上）", "在职职工"], "退休人员的起付线是多少？") == {"退休人员"}
 
-
-def test_a_sibling_section_told_apart_by_the_title_words_only_is_not_the_one_named():
-    # every value of a 物业服务收费 rule is 物业's: "物业…收的车位服务费" does not name 第三章 物业服务费 instead of
-    # 第四章 停车服务费
-    doc = Document.from_text("# 住宅物业服务收费管理办法\n\n## 第三章 物业服务费\n\n多层住宅物业服务费为每月1.20元。\n\n"
-                             "## 第四章 停车服务费\n\n地下车位服务费每月不超过80元。\n", "fees.md")
-    assert "80元" in [c.value for c in enumerate_candidates(doc, "物业每个月收的地下车位服务费最多是多少？")]

@@ -298,3 +298,10 @@ def test_a_caption_is_read_across_the_unit_line_under_it():
                              "| 区域类别 | 地下车位 |\n|---|---|\n| 一类区域 | 80元 |\n\n"
                              "Table 3. Fees\n\n(Amounts in USD)\n\n| Size | Fee |\n|---|---|\n| 1\" | $5 |\n", "units.md")
     assert [t.caption for t in doc.structure.tables] == ["表2 车位服务费上限", "Table 3. Fees"]
+
+
+def test_a_caption_s_compound_number_is_no_part_of_its_title():
+    from aegis_tui.answer.structural import title_of
+
+    assert title_of("Table 3-1. Monthly Water Base Charge by Meter Size") == "Monthly Water Base Charge by Meter Size"
+    assert title_of("Table 4. Fees") == "Fees" and title_of("表2 车位服务费上限") == "车位服务费上限"

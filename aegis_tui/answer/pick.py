@@ -71,6 +71,7 @@ CHAR_WEIGHT = 0.25  # a single Chinese character of the question, beside its big
 CLAUSE_WEIGHT = 0.3
 # a caption this long still titles its table for matching (a predicate joined with one keeps to factindex's bound)
 MATCH_CAPTION = 24
+MATCH_CAPTION_EN = 60  # … an English one, in characters of its words ("Monthly Water Base Charge by Meter Size")
 # the chosen facts together must cover this share of the question's weight, else none answers it ("the monthly
 # premium for family coverage" where only family coverage has values)
 MIN_COVER = 0.3
@@ -266,7 +267,7 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     caption = title_of(found[0].caption) if found is not None else ""
     if found is not None:
         add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
-    if short_title(caption, MATCH_CAPTION):
+    if short_title(caption, MATCH_CAPTION_EN if caption.isascii() else MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
             and len(last) <= MATCH_CAPTION \

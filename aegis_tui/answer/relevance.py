@@ -41,7 +41,6 @@ from .structural import (
     distinct,
     header_units,
     identifies,
-    in_title,
     names,
     scopes,
     sibling_tables,
@@ -299,10 +298,8 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
         if own == other:
             continue
         mine, theirs = distinct(own, other)
-        # (a sibling told apart by the title's words only, 物业服务费 beside 停车服务费 in a 物业服务收费 rule, is not
-        # what a question naming 物业 means: every value of the document is 物业's)
         if theirs and names(question, theirs) and not (mine and names(question, mine)) \
-                and not names(cand.context, theirs) and not in_title(doc, theirs):
+                and not names(cand.context, theirs):
             return other
     return ""
 

@@ -19,7 +19,7 @@ from .rules import FactContext
 # numbering that opens a heading or caption: 第三章, 第12条, 一、, （二）, 2.1, Section 4, Table 2
 _NUMBERING = re.compile(
     r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+[编章节条款部分](?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
-    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+[.:]?)"
+    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+(?:[.\-–][\dIVXivx]+)*[.:]?)"
     r"\s*", re.IGNORECASE)
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
 _PAREN = re.compile(r"[（(][^（()）]*[)）]")
@@ -100,18 +100,6 @@ def document_title(doc: Document) -> str:
     if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
         return ""
     return heads[0].text
-
-
-def in_title(doc: Document, words: str) -> bool:
-    """Whether words are all the document's title's ("物业" of 住宅物业服务收费管理办法): they name what every value of
-    it is about, so they tell no section of it apart."""
-    title = document_title(doc)
-    if not title or not words.strip():
-        return False
-    if words.isascii():
-        held = {stem(w) for w in re.findall(r"[A-Za-z]+", title.lower())}
-        return all(stem(w) in held for w in re.findall(r"[A-Za-z]+", words.lower()))
-    return all(u in title for u in units(words))
 
 
 def names(label: str, name: str) -> bool:
