@@ -305,3 +305,11 @@ def test_a_caption_s_compound_number_is_no_part_of_its_title():
 
     assert title_of("Table 3-1. Monthly Water Base Charge by Meter Size") == "Monthly Water Base Charge by Meter Size"
     assert title_of("Table 4. Fees") == "Fees" and title_of("表2 车位服务费上限") == "车位服务费上限"
+
+
+def test_a_title_that_starts_with_example_is_no_section_of_examples():
+    from aegis_tui.text.structure import illustrative
+
+    doc = Document.from_text("# Example Co. Medical Plan\n\n## Cost sharing\n\nThe annual deductible is $1,100.\n", "plan.md")
+    assert doc.structure.title == "Example Co. Medical Plan"
+    assert not illustrative(doc, doc.text.index("$1,100"))

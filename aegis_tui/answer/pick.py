@@ -59,7 +59,7 @@ from .relevance import (
 )
 from .rules import admitted_dimensions
 from .states import State
-from .structural import clause_start, clause_topic, document_title, names, short_title, title_of, value_at
+from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
 
 PICK_MAX_TOKENS = 2
 
@@ -381,8 +381,8 @@ _ENDS: dict[str, dict[str, int]] = {}
 
 
 def _title_terms(doc: Document) -> set[str]:
-    """The terms of the document's title (structural.document_title)."""
-    title = document_title(doc)
+    """The terms of the document's title (Structure.title)."""
+    title = doc.structure.title
     return _stemmed(title) if title else set()
 
 

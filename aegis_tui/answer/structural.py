@@ -94,14 +94,6 @@ def distinct(own: str, other: str) -> tuple[str, str]:
     return a[i:len(a) - j].strip(_EDGE), b[i:len(b) - j].strip(_EDGE)
 
 
-def document_title(doc: Document) -> str:
-    """The document's title: its first heading, when no other heading is of its level ('' otherwise)."""
-    heads = doc.structure.headings
-    if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
-        return ""
-    return heads[0].text
-
-
 def names(label: str, name: str) -> bool:
     """Whether a label names a header or title: all its words in order ('standard room rate' names 'Standard room').
 

@@ -146,6 +146,14 @@ class Structure:
         i = bisect.bisect_right(self._starts, offset) - 1
         return self.blocks[i].heading_path if i >= 0 else ()
 
+    @property
+    def title(self) -> str:
+        """The document's title: its first heading, when no other heading is of its level ('' otherwise)."""
+        heads = self.headings
+        if not heads or sum(1 for h in heads if h.level <= heads[0].level) > 1:
+            return ""
+        return heads[0].text
+
     def lead_paragraph(self, offset: int) -> Block | None:
         """The paragraph a run of list items follows, for the list item holding an offset (else None)."""
         i = bisect.bisect_right(self._starts, offset) - 1
@@ -168,9 +176,7 @@ def illustrative(document: Document, offset: int) -> bool:
     if block is None:
         return False
     # (a section of examples, not the document's title: "Example Co. Medical Plan" is a plan)
-    heads = s.headings
-    title = heads[0].text if heads and sum(1 for h in heads if h.level <= heads[0].level) == 1 else None
-    if any(EXAMPLE_HEADING.search(h) for h in block.heading_path if h != title):
+    if any(EXAMPLE_HEADING.search(h) for h in block.heading_path if h != s.title):
         return True
     text = document.text
     if EXAMPLE_OPENER.match(text[block.start:block.end]):
