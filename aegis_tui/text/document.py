@@ -207,6 +207,15 @@ class Document:
         return spans
 
     @cached_property
+    def _sentence_starts(self) -> list[int]:
+        return [s.start for s in self.sentences]
+
+    def sentence_at(self, offset: int) -> Span | None:
+        """The sentence starting at or before an offset (None before the first)."""
+        i = bisect.bisect_right(self._sentence_starts, offset) - 1
+        return self.sentences[i] if i >= 0 else None
+
+    @cached_property
     def clauses(self) -> list[Span]:
         """Clauses: sentences split further at ；/; (each keeps its sentence index)."""
         return self._split(self.sentences, _CLAUSE_SPLIT, "clause")

@@ -187,9 +187,8 @@ def illustrative(document: Document, offset: int) -> bool:
     lead = s.lead_paragraph(offset)
     if lead is not None and EXAMPLE_OPENER.match(text[lead.start:lead.end]):
         return True
-    sentences = document.sentences
-    i = bisect.bisect_right([x.start for x in sentences], offset) - 1
-    return i >= 0 and sentences[i].text.rstrip(" *_\t").endswith(("？", "?"))
+    sentence = document.sentence_at(offset)
+    return sentence is not None and sentence.text.rstrip(" *_\t").endswith(("？", "?"))
 
 
 def structure(document: Document) -> Structure:
