@@ -12,7 +12,7 @@ from aegis_tui.samples import sample_path
 from aegis_tui.schema import ExtractionPayload
 from aegis_tui.text import lexicon
 from aegis_tui.text.document import Document
-from aegis_tui.text.entities import units
+from aegis_tui.text.entities import paired_units, units
 from aegis_tui.text.lexicon import (
     CHANGE_BEFORE,
     CJK,
@@ -46,6 +46,17 @@ CHARS = [
 def test_cjk_range(ch, cjk, comment):
     assert is_cjk(ch) is cjk
     assert bool(CJK.fullmatch(ch)) is cjk
+
+
+def test_paired_units_join_a_character_to_its_neighbour():
+    # one Chinese character or a bare number is no word: it is compared joined to a neighbour it touches
+    assert paired_units("交通补贴一个月") == {"交通", "通补", "补贴", "贴一", "一个", "个月"}
+    assert "8年" in paired_units("满8年及以上") and "8" not in paired_units("满8年及以上")
+    # a span of one such token takes its neighbours outside it; a character other than a numeral stands alone too
+    assert paired_units("一类城市", 0, 1) == {"一类"}
+    assert paired_units("月提取限额", 0, 1) == {"月", "月提"}
+    # English words stand alone, by their stems
+    assert paired_units("New account set-up fees") == {"new", "account", "set", "up", "fee"}
 
 
 def test_extension_a_is_cjk_everywhere():

@@ -237,6 +237,29 @@ def test_a_question_picks_a_column_by_a_derived_form_of_its_header(tmp_path):
     assert not identifies("a gift", "Entertainment limit", headers, derived=True)
 
 
+def test_one_chinese_character_of_a_question_picks_no_header_by_itself(tmp_path):
+    # the 一 of 一个月 is not the 一 of 一类城市 (the other cities' columns stay candidates), nor the 多 / 买 of 最多 /
+    # 买房 the 多子女家庭购买 of a row
+    path = tmp_path / "subsidy.md"
+    path.write_text("# 补贴标准\n\n| 职级 | 交通补贴·一类城市 | 交通补贴·二类城市 | 交通补贴·三类城市 |\n|---|---|---|---|\n"
+                    "| P1—P3 | 300元/月 | 240元/月 | 200元/月 |\n\n## 贷款额度\n\n| 情形 | 单缴存职工 | 双缴存职工 |\n"
+                    "|---|---|---|\n| 首套住房 | 60万元 | 90万元 |\n| 第二套住房 | 40万元 | 60万元 |\n"
+                    "| 多子女家庭购买首套住房 | 70万元 | 100万元 |\n", encoding="utf-8")
+    doc = Document.load(path)
+    values = {c.value for c in enumerate_candidates(doc, "工作地在绵阳，交通补贴一个月能拿多少？", top_k=50, min_ratio=0)}
+    assert {"300元/月", "240元/月", "200元/月"} <= values
+    rows = ["首套住房", "第二套住房", "多子女家庭购买首套住房"]
+    assert not identifies("首次买房，最多能贷多少", "多子女家庭购买首套住房", rows, derived=True)
+    cities = ["交通补贴·一类城市", "交通补贴·二类城市", "交通补贴·三类城市"]
+    assert not identifies("交通补贴一个月能拿多少", "交通补贴·一类城市", cities, derived=True)
+    assert not identifies("出差三天", "交通补贴·三类城市", cities, derived=True)
+    # … but a numeral with what it counts does, and one character that alone sets a header apart does too
+    assert identifies("住在一类城市", "交通补贴·一类城市", cities, derived=True)
+    assert identifies("在三级医院看病", "三级医院", ["一级医院", "二级医院", "三级医院"], derived=True)
+    assert identifies("每个月最多能取多少", "月提取限额", ["月提取限额", "年提取限额"], derived=True)
+    assert identifies("What is the Tier 2 rate?", "Tier 2 rate", ["Tier 1 rate", "Tier 2 rate"], derived=True)
+
+
 def test_a_fragment_opening_with_function_words_is_ranked_and_labelled_with_the_one_it_continues(tmp_path):
     path = tmp_path / "travel.md"
     path.write_text("# Cover\n\n## Emergency medical expenses\n\nIf you are admitted to hospital abroad for more than 48 "

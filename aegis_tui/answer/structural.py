@@ -9,7 +9,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..text.document import Document
-from ..text.entities import mentions, stem, units
+from ..text.entities import mentions, paired_units, stem, units
 from ..text.quantity import QuantityMatch
 from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
@@ -70,6 +70,17 @@ def column_name(table: Table, col: int) -> str:
     return header_name(table.column_header(col), keep_qualifier=True) if twins else own
 
 
+def _shared_ends(a: str, b: str) -> tuple[int, int]:
+    """The lengths of the prefix and of the suffix two texts share, character by character."""
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < min(len(a), len(b)) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    return i, j
+
+
 def distinct(own: str, other: str) -> tuple[str, str]:
     """What sets two sibling titles apart: each without the prefix and suffix they share.
 
@@ -85,13 +96,19 @@ def distinct(own: str, other: str) -> tuple[str, str]:
         while j < min(len(wa), len(wb)) - i and wa[-1 - j].lower() == wb[-1 - j].lower():
             j += 1
         return " ".join(wa[i:len(wa) - j]), " ".join(wb[i:len(wb) - j])
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < min(len(a), len(b)) - i and a[-1 - j] == b[-1 - j]:
-        j += 1
+    i, j = _shared_ends(a, b)
     return a[i:len(a) - j].strip(_EDGE), b[i:len(b) - j].strip(_EDGE)
+
+
+def _setting_apart(own: str, other: str) -> tuple[frozenset[str], frozenset[str]]:
+    """What sets two sibling headers apart, as units a question would share with them (paired_units): English
+    words by their stems, Chinese characters, but a numeral or a function character only with its neighbour ("一"
+    setting 一类城市 apart from 二类城市 is matched by "一类", never by the 一 of "一个月")."""
+    a, b = title_of(own), title_of(other)
+    if a.isascii() and b.isascii():
+        return tuple(frozenset(stem(u) for u in units(part)) for part in distinct(own, other))  # type: ignore
+    i, j = _shared_ends(a, b)
+    return paired_units(a, i, len(a) - j), paired_units(b, i, len(b) - j)
 
 
 def names(label: str, name: str) -> bool:
@@ -193,12 +210,11 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
     if not others:
         return False
 
-    def words(text: str) -> set[str]:
-        return {stem(u) for u in units(text)} if derived else set(units(text))
-
-    mine = words(label)
+    # a question: its words joined as paired_units joins them, and its single units for a header set apart by
+    # one ("Tier 1" beside "Tier 2", 月 beside 年)
+    mine = paired_units(label) | {stem(u) for u in units(label)} if derived else set(units(label))
     for other in others:
-        d_own, d_other = map(words, distinct(own, other))
+        d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
         if not mine & d_own or mine & d_other:

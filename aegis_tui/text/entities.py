@@ -14,6 +14,7 @@ from .lexicon import (
     DERIVING_SUFFIXES_EN,
     FIELD_ENDINGS_EN,
     IRREGULAR_EN,
+    NUMERALS_ZH,
     NUMBERED_NAME_EN,
     PARTY_SUFFIXES_EN,
     SERIES_NAMES_EN,
@@ -202,6 +203,33 @@ def _tokens_with_pos(text: str) -> list[tuple[str, int, int]]:
             continue
         out.append((_singular(w), m.start(), m.end()))
     return out
+
+
+def _bound(token: str) -> bool:
+    """A token that is no word alone: a bare number or one Chinese character."""
+    return token.isdigit() or len(token) == 1 and not token.isascii()
+
+
+def paired_units(text: str, start: int = 0, end: int | None = None) -> frozenset[str]:
+    """The words of text[start:end] as a paraphrase would share them: English words by their stems; Chinese
+    characters and bare numbers joined to a neighbour they touch ("三级" of 三级医院, "8年" of 满8年, "购买" of
+    多子女家庭购买). One character is no word: the 一 of 一类城市 is not the 一 of 一个月, nor the 多 of 多子女 the 多
+    of 最多. A span that is one such token takes its neighbours outside the span ("一" setting 一类城市 apart from
+    二类城市 is "一类"), and a character other than a numeral stands for itself there too (月 of 月限额 beside
+    年限额)."""
+    end = len(text) if end is None else end
+    toks = _tokens_with_pos(text)
+    inside = {k for k, (_, s, e) in enumerate(toks) if s < end and e > start}
+    out = {stem(toks[k][0]) for k in inside if not _bound(toks[k][0])}
+    lone = len(inside) == 1
+    if lone and (only := toks[min(inside)][0]) not in NUMERALS_ZH and not only.isdigit():
+        out.add(only)
+    for k in range(len(toks) - 1):
+        (a, _, a_end), (b, b_start, _) = toks[k], toks[k + 1]
+        if a_end == b_start and (_bound(a) or _bound(b)) \
+                and ({k, k + 1} <= inside or lone and {k, k + 1} & inside):
+            out.add(a + b)
+    return frozenset(out)
 
 
 # Chinese characters a name may carry that its mention leaves out: the classifier 类 ("工程类项目" is named by

@@ -159,6 +159,7 @@ ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)
                            r"charges|adds?|added|owed?|owes|remains?|left)\b))", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
+NUMERALS_ZH = frozenset("零〇一二两三四五六七八九十百千万亿")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
 CONDITION_OPENERS_ZH = FUNCTION_ZH | frozenset("如若凡自当经")
 # … and one that ends with one of these is a condition or a time ("…的", "一个自然年度内", "出院后"), not a topic
