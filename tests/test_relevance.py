@@ -4,6 +4,7 @@ import pytest
 
 from aegis_tui.answer.relevance import (
     BM25,
+    _picked,
     candidate_key,
     document_candidates,
     enumerate_candidates,
@@ -258,6 +259,16 @@ def test_one_chinese_character_of_a_question_picks_no_header_by_itself(tmp_path)
     assert identifies("在三级医院看病", "三级医院", ["一级医院", "二级医院", "三级医院"], derived=True)
     assert identifies("每个月最多能取多少", "月提取限额", ["月提取限额", "年提取限额"], derived=True)
     assert identifies("What is the Tier 2 rate?", "Tier 2 rate", ["Tier 1 rate", "Tier 2 rate"], derived=True)
+
+
+def test_a_clitic_or_a_negated_word_of_a_question_picks_no_header():
+    # the 's of "What's" is not the 's of "Master's"; "non-reserved" is the permit that is not reserved
+    rows = ["Undergraduate", "Graduate (Master's)", "Doctoral"]
+    assert not identifies("I'm an undergrad. What's my tuition?", "Graduate (Master's)", rows, derived=True)
+    assert identifies("What's the fee for a Master's student?", "Graduate (Master's)", rows, derived=True)
+    permits = ["General permit, per year", "Reserved permit, per year"]
+    assert not _picked("How much is a regular, non-reserved parking permit for the year?", permits)
+    assert _picked("How much is a reserved parking permit for the year?", permits) == {"Reserved permit, per year"}
 
 
 def test_a_fragment_opening_with_function_words_is_ranked_and_labelled_with_the_one_it_continues(tmp_path):

@@ -23,6 +23,7 @@ from ..text.lexicon import (
     FUNCTION_UNITS,
     LEAST_WORDS,
     MOST_WORDS,
+    NEGATED_EN,
     PERIOD_WORDS,
     PREDICATE_WORDS,
     QUERY_STOP_EN,
@@ -382,6 +383,7 @@ def _picked(question: str, headers: list[str]) -> set[str]:
     the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
     held = holding(headers, question) or set()
+    question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full | held

@@ -9,7 +9,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..text.document import Document
-from ..text.entities import mentions, paired_units, stem, units
+from ..text.entities import mentions, paired_units, units
+from ..text.lexicon import NEGATED_EN
 from ..text.quantity import QuantityMatch
 from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
@@ -106,7 +107,7 @@ def _setting_apart(own: str, other: str) -> tuple[frozenset[str], frozenset[str]
     setting 一类城市 apart from 二类城市 is matched by "一类", never by the 一 of "一个月")."""
     a, b = title_of(own), title_of(other)
     if a.isascii() and b.isascii():
-        return tuple(frozenset(stem(u) for u in units(part)) for part in distinct(own, other))  # type: ignore
+        return tuple(paired_units(part, singles=True) for part in distinct(own, other))  # type: ignore
     i, j = _shared_ends(a, b)
     return paired_units(a, i, len(a) - j), paired_units(b, i, len(b) - j)
 
@@ -204,6 +205,8 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
     of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'. derived: English words
     compare by their stems, as a question paraphrases a header ('entertaining' picks 'Entertainment limit'); a
     fact's label, made of the document's own words, is compared as written."""
+    if derived:  # a word a question negates names nothing ("non-reserved", "no contract")
+        label = NEGATED_EN.sub(" ", label)
     if names(label, own):
         return True
     others = [o for o in others if o and o != own]
@@ -212,7 +215,7 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
 
     # a question: its words joined as paired_units joins them, and its single units for a header set apart by
     # one ("Tier 1" beside "Tier 2", 月 beside 年)
-    mine = paired_units(label) | {stem(u) for u in units(label)} if derived else set(units(label))
+    mine = paired_units(label, singles=True) if derived else set(units(label))
     for other in others:
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内

@@ -210,17 +210,21 @@ def _bound(token: str) -> bool:
     return token.isdigit() or len(token) == 1 and not token.isascii()
 
 
-def paired_units(text: str, start: int = 0, end: int | None = None) -> frozenset[str]:
+_CLITICS_EN = frozenset({"s", "re", "ve", "ll", "d", "t", "m"})
+
+
+def paired_units(text: str, start: int = 0, end: int | None = None, *, singles: bool = False) -> frozenset[str]:
     """The words of text[start:end] as a paraphrase would share them: English words by their stems; Chinese
     characters and bare numbers joined to a neighbour they touch ("三级" of 三级医院, "8年" of 满8年, "购买" of
     多子女家庭购买). One character is no word: the 一 of 一类城市 is not the 一 of 一个月, nor the 多 of 多子女 the 多
     of 最多. A span that is one such token takes its neighbours outside the span ("一" setting 一类城市 apart from
     二类城市 is "一类"), and a character other than a numeral stands for itself there too (月 of 月限额 beside
-    年限额)."""
+    年限额). singles: every unit stands for itself as well (a question, read against headers set apart by one).
+    A clitic ("'s" of What's, Master's) is no word."""
     end = len(text) if end is None else end
-    toks = _tokens_with_pos(text)
+    toks = [t for t in _tokens_with_pos(text) if not (t[0] in _CLITICS_EN and text[t[1] - 1:t[1]] in ("'", "’"))]
     inside = {k for k, (_, s, e) in enumerate(toks) if s < end and e > start}
-    out = {stem(toks[k][0]) for k in inside if not _bound(toks[k][0])}
+    out = {stem(toks[k][0]) for k in inside if singles or not _bound(toks[k][0])}
     lone = len(inside) == 1
     if lone and (only := toks[min(inside)][0]) not in NUMERALS_ZH and not only.isdigit():
         out.add(only)
