@@ -1926,3 +1926,17 @@ def test_a_numbered_item_naming_itself_before_a_colon_under_a_measure_s_name():
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
     assert labels["4500元"] == ("退休人员", "普通门诊统筹年度最高支付限额")
     assert labels["3500元"] == ("在职职工", "普通门诊统筹年度最高支付限额")
+
+
+def test_a_non_word_of_the_question_excludes_what_it_negates():
+    # "non-reserved" names the permits that are not reserved: the reserved one is no answer, and the word is not
+    # asked back as "reserved" because the document never writes "non-reserved"
+    doc, index = structured("# Parking\n\n## Salary-based rates\n\n| Salary | General permit, per year | Reserved permit, "
+                            "per year |\n| --- | --- | --- |\n| Under $40,000 | $288 | $540 |\n| $40,000 – $79,999 | $396 | "
+                            "$720 |\n| $80,000 and above | $504 | $900 |\n")
+    got, reasons = chosen_values("I make about $52,000 a year. How much is a non-reserved parking permit for the year?",
+                                 doc, index)
+    assert got == {"$396"}, reasons
+    assert next(r for k, r in reasons.items() if k.endswith(":$720")).startswith("it is about a sibling")
+    got, _ = chosen_values("I make about $52,000 a year. How much is a reserved parking permit for the year?", doc, index)
+    assert got == {"$720"}

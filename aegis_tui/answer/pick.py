@@ -543,8 +543,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # chance: "提取申请没通过" asks nothing by 取申)
     wanted = _stemmed(blanked) - seams(blanked)
     # (a negated word the document never negates is asked as the word: "without a prescription", "prescription
-    # required")
-    wanted |= {t[len(NEGATED):] for t in wanted if t.startswith(NEGATED) and t not in df}
+    # required"; not a word made another by "non-", which names the others: a non-reserved permit is no reserved
+    # one, a non-resident no resident)
+    others = {NEGATED + stem(m.group(1).lower()) for m in NEGATED_EN.finditer(blanked)
+              if m.group(0).lower().startswith("non")}
+    wanted |= {t[len(NEGATED):] for t in wanted if t.startswith(NEGATED) and t not in df and t not in others}
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
     # differently derived; one letter apart other than a final e, or a party's ending, they are different words
@@ -713,6 +716,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     mine = _compounds(question)
     contrary = {f.key for f in shortlist if f.key in named and mine
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
+    # … as is what a question's "non-" word excludes: the reserved permit, asked the non-reserved one's price
+    excluded = {t[len(NEGATED):] for t in others}
+    contrary |= {f.key for f in shortlist if f.key in named and excluded
+                 & _stemmed(f"{f.fact.subject} {f.fact.predicate}")}
     named -= contrary
     # … and so are two ordinals of one series: "第二套住房" asked of "第一套房", the 2nd checked bag asked of the 1st
     counted = ordinals(question)
