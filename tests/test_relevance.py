@@ -259,6 +259,8 @@ def test_one_chinese_character_of_a_question_picks_no_header_by_itself(tmp_path)
     assert identifies("在三级医院看病", "三级医院", ["一级医院", "二级医院", "三级医院"], derived=True)
     assert identifies("每个月最多能取多少", "月提取限额", ["月提取限额", "年提取限额"], derived=True)
     assert identifies("What is the Tier 2 rate?", "Tier 2 rate", ["Tier 1 rate", "Tier 2 rate"], derived=True)
+    # a question asking for the most names a header in the words a document gives it (一年最多 ~ 年度最高)
+    assert _picked("普通门诊一年最多能报多少？", ["年度起付标准", "支付比例", "年度最高支付限额"]) == {"年度最高支付限额"}
 
 
 def test_a_clitic_or_a_negated_word_of_a_question_picks_no_header():

@@ -384,6 +384,11 @@ def _picked(question: str, headers: list[str]) -> set[str]:
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
     held = holding(headers, question) or set()
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
+    # a question asking for the most (or the least) asks it in the words a document gives it: "一年最多能报多少" names
+    # 年度最高支付限额 beside 支付比例
+    ends = [words for pattern, words in ((BOUND_MOST, MOST_WORDS), (BOUND_LEAST, LEAST_WORDS)) if pattern.search(question)]
+    if len(ends) == 1:
+        question = f"{question} {ends[0]}"
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full | held
