@@ -1940,3 +1940,13 @@ def test_a_non_word_of_the_question_excludes_what_it_negates():
     assert next(r for k, r in reasons.items() if k.endswith(":$720")).startswith("it is about a sibling")
     got, _ = chosen_values("I make about $52,000 a year. How much is a reserved parking permit for the year?", doc, index)
     assert got == {"$720"}
+
+
+def test_a_cap_asks_for_the_most():
+    # "cap" is the noun for the most, as "ceiling" and 封顶 are: a fact reimbursed "up to" a figure answers it
+    from aegis_tui.answer.pick import _ends
+
+    assert _ends("What is the nightly lodging cap?") == {"most"}
+    assert _ends("Is there a cap on what one person pays?") == {"most"}
+    assert _ends("What does a baseball cap cost?") == {"most"}  # (a word, not a sense: the price is still asked)
+    assert _ends("What is the nightly lodging rate?") == set()

@@ -124,7 +124,7 @@ ASKED_DIMENSIONS = (
 MOST_WORDS = "最多 最高 最长 最大 上限 封顶 maximum highest longest largest"
 LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
 BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|up\s+to|"
-                        r"capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
+                        r"caps?|capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
 BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|floor|"
                          r"no\s+less\s+than)\b", re.IGNORECASE)
 # Where a question lists the things it asks about ("X, Y and Z", "甲、乙和丙"): not a comma between clauses ("If we
