@@ -52,6 +52,11 @@ PARSE = [
     ("65 years old", "65", "year_of_age", "age"),  # English age
     ("$0.67 per mile", "0.67", "USD/mile", "rate"),  # per-unit rate
     ("2元/公里", "2", "CNY/km", "rate"),  # slash rate
+    ("3元/平方米·月", "3", "CNY/m2·month", "rate"),  # per two things: a fee standard per square metre per month
+    ("80元/个·月", "80", "CNY/个·month", "rate"),  # … per parking space per month
+    ("9.80元/平方米·采暖期", "9.80", "CNY/m2·采暖期", "rate"),  # … per heating season
+    ("120元/人·天", "120", "CNY/person·day", "rate"),
+    ("30元/次/人", "30", "CNY/times·person", "rate"),
     ("2倍", "2", "x", "ratio"),  # multiple
     ("2024年", "2024", "date_y", "date"),  # a year is a date, not a duration
     ("2024年1月1日", "20240101", "date_ymd", "date"),  # full date
@@ -203,3 +208,10 @@ def test_a_share_of_a_larger_number_is_no_share_of_a_thousand():
     # "三千分之一" is one in three thousand: no "千分之一" inside it
     assert [m.text for m in find_quantities("按日加收万分之五的滞纳金")] == ["万分之五"]
     assert find_quantities("概率为三千分之一") == []
+
+
+def test_a_rate_per_two_things_is_found_whole():
+    # "物业服务费为2.35元/平方米·月": the figure is per square metre per month, not 2.35元/平方米 and a stray ·月
+    assert [m.text for m in find_quantities("物业服务费为2.35元/平方米·月，车位服务费80元/个·月。")] == \
+        ["2.35元/平方米·月", "80元/个·月"]
+    assert parse_quantity("2.35元/平方米·月") != parse_quantity("2.35元/平方米")

@@ -104,8 +104,9 @@ def test_roles(text, number, role):
     ("Waiting period (days)", "days"),
     ("Limit (see note 3)", None),
     ("Meal", None),
-    ("伙食补助（元/人·天）", "元/人"),          # a rate per two things: per the first, as its dimension goes
-    ("市内交通补助（元/人/天）", "元/人"),
+    ("伙食补助（元/人·天）", "元/人·天"),       # a rate per two things: per person per day
+    ("市内交通补助（元/人/天）", "元/人/天"),
+    ("基本热价（元/平方米·采暖期）", "元/平方米·采暖期"),  # … per square metre per heating season
     ("每人每晚住宿费限额如下（单位：元）：", "元"),  # a caption naming its unit as such
 ])
 def test_header_unit(header, unit):

@@ -199,10 +199,9 @@ class _Build:
         return Quantity(items[-2][0], _CURRENCY[str(items[-1])], "money")
 
     def rate(self, items):
-        money, _, per = items
-        word = str(per)
-        unit = _PER_UNIT.get(word) or (_MEASURE[word][0] if word in _MEASURE else word)
-        return Quantity(money.value, f"{money.unit}/{unit}", "rate")
+        money, per = items[0], [str(t) for t in items[2::2]]  # (the separators between are PER or JOIN)
+        units = [_PER_UNIT.get(w) or (_MEASURE[w][0] if w in _MEASURE else w) for w in per]
+        return Quantity(money.value, f"{money.unit}/{'·'.join(units)}", "rate")
 
     def percent(self, items):
         return Quantity(items[0][0], "%", "percent")
@@ -320,7 +319,10 @@ _RUNITS_EN = ["miles", "mile", "kilometers", "kilometer", "kilometres", "kilomet
               "year", "hours", "hour", *_PHYSICAL_EN]
 _RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚", *_PHYSICAL_ZH]
 _UNIT = rf"(?:{_alt(_ZH_UNITS)}|(?:{_alt(_EN_UNITS)})\b)"
-_PER = rf"(?:{_SP}(?:per[ \t]|/){_SP}(?:{_alt(_RUNITS_ZH)}|(?:{_alt(_RUNITS_EN)})\b))"
+# what a Chinese rate may be counted per beside its units: one thing (元/个·月, 元/车位), a household, a season
+_COUNTED_ZH = ["采暖期", "车位", "个", "户", "辆", "台", "套", "间", "床", "季度", "学期", "周"]
+_PER_ZH = f"(?:{_alt(_RUNITS_ZH + _COUNTED_ZH)})"
+_PER = (rf"(?:{_SP}(?:per[ \t]|/){_SP}(?:{_PER_ZH}(?:[·・/]{_PER_ZH})*|(?:{_alt(_RUNITS_EN)})\b))")
 _CN_UNIT = (r"(?:美元|港元|欧元|英镑|元|个百分点|百分点|个工作日|工作日|个月|个小时|小时|周岁|岁|人次|次(?!性)|"
             r"公里|千米|天|年|日|倍)")
 _CANDIDATE = re.compile(
