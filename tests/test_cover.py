@@ -478,6 +478,16 @@ def test_a_member_of_a_name_a_list_item_defines_stands_for_it():
                             "| 一类区域 | 80元 |\n| 二类区域 | 60元 |\n")
     got, reasons = chosen_values("我家在东津区，车位服务费每月是多少？", doc, index)
     assert got == {"80元"}, reasons
+    # … members joined by 以及, the last of them a long name; a comma separates clauses, not members
+    doc, index = structured("# 停车收费办法\n\n## 区域\n\n区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"
+                            "2. 二类区域：北郊区、南湖区以及北宁高新技术产业开发区；\n\n## 标准\n\n| 区域类别 | 车位服务费 |\n"
+                            "|---|---|\n| 一类区域 | 80元 |\n| 二类区域 | 60元 |\n")
+    got, reasons = chosen_values("我家在南湖区，车位服务费每月是多少？", doc, index)
+    assert got == {"60元"}, reasons
+    from aegis_tui.answer.pick import _abbreviations
+    from aegis_tui.text.lexicon import DEFINED_BY_LIST_ZH
+    assert not DEFINED_BY_LIST_ZH.search("执行：供热企业按照确认名单，在收取热费时直接减免；")
+    assert "区以" not in _abbreviations(doc)  # (以及 is no part of a member)
 
 
 def test_an_english_caption_of_a_few_words_titles_its_table_for_matching():

@@ -28,6 +28,7 @@ from ..text.lexicon import (
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
     INCLUDES_ZH,
+    MEMBER_SEPARATORS_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
@@ -220,7 +221,7 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
         for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text),
                   *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
             name = {t for t in _stemmed(re.sub(r"^.*?所称", "", m.group("name"))) if len(t) > 1}  # (本办法所称…)
-            for member in re.split(r"[、，,和及与]", m.group("members")):
+            for member in MEMBER_SEPARATORS_ZH.split(m.group("members")):
                 member = member.strip()
                 if name and 2 <= len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
                     for pair in {member[i:i + 2] for i in range(len(member) - 1)} - name:
