@@ -487,6 +487,7 @@ def test_a_member_of_a_name_a_list_item_defines_stands_for_it():
     from aegis_tui.answer.pick import _abbreviations
     from aegis_tui.text.lexicon import DEFINED_BY_LIST_ZH
     assert not DEFINED_BY_LIST_ZH.search("执行：供热企业按照确认名单，在收取热费时直接减免；")
+    assert not DEFINED_BY_LIST_ZH.search("约定分摊：由赡养人自行约定分摊比例和额度；")  # a phrase, not names
     assert "区以" not in _abbreviations(doc)  # (以及 is no part of a member)
 
 

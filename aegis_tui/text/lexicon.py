@@ -65,9 +65,11 @@ INCLUDES_ZH = re.compile(r"(?P<name>(?:(?!的)[\u4e00-\u9fff]){2,8})[（(](?:含
 # … or by a list item or line that names it and, after a colon, its members ("1. 一类区域：海晏区、东津区、望江新区；",
 # "生活照料类：清洁照料、饮食照料、排泄照料等")
 DEFINED_BY_LIST_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[）)、.])?[ \t]*"
-                                r"(?P<name>[\u4e00-\u9fff]{2,8})[：:][ \t]*(?P<members>[\u4e00-\u9fff]{2,16}?"
-                                r"(?:(?:以及|[、和及与])[\u4e00-\u9fff]{2,16}?){1,20})(?:等)?(?=[；;。]|$)")
-# (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses)
+                                r"(?P<name>[\u4e00-\u9fff]{2,8})[：:][ \t]*(?P<members>(?![的为是在按于对由])"
+                                r"[\u4e00-\u9fff]{2,10}?(?:(?:以及|[、和及与])(?![的为是在按于对由])[\u4e00-\u9fff]{2,16}?){1,20})"
+                                r"(?:等)?(?=[；;。]|$)")
+# (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses, and a
+# member is a name, never a phrase opening with a preposition: "由赡养人自行约定分摊比例和额度" lists nothing)
 MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
