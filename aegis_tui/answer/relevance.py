@@ -378,17 +378,20 @@ def row_gives(doc: Document, offset: int, figures: set) -> bool:
                and ms[0].text == c.text.strip() and ms[0].quantity in figures for c in table.rows[own.row])
 
 
+def with_end_words(text: str) -> str:
+    """A question (or part) asking for the most, or the least, with the words a document gives that end by
+    ("一年最多赔多少" with 最高 上限 …, as 年度最高支付限额 says it); as it is when it asks for neither or both."""
+    ends = [words for pattern, words in ((BOUND_MOST, MOST_WORDS), (BOUND_LEAST, LEAST_WORDS)) if pattern.search(text)]
+    return f"{text} {ends[0]}" if len(ends) == 1 else text
+
+
 def _picked(question: str, headers: list[str]) -> set[str]:
     """The row labels or column headers a question names: in full, else by the words that set them apart; and
     the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
     held = holding(headers, question) or set()
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
-    # a question asking for the most (or the least) asks it in the words a document gives it: "一年最多能报多少" names
-    # 年度最高支付限额 beside 支付比例
-    ends = [words for pattern, words in ((BOUND_MOST, MOST_WORDS), (BOUND_LEAST, LEAST_WORDS)) if pattern.search(question)]
-    if len(ends) == 1:
-        question = f"{question} {ends[0]}"
+    question = with_end_words(question)  # asking for the most: "一年最多能报多少" names 年度最高支付限额 beside 支付比例
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full | held
@@ -550,10 +553,7 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     parts = question_parts(question) if per_part else []
     held: set[int] = set()
     for part in parts if len(parts) > 1 else ():
-        # (a part asking for the most, or the least, is asked by the words a document gives that end by: "一年最多赔
-        # 多少" of "年度最高支付限额")
-        ends = [words for pattern, words in ((BOUND_MOST, MOST_WORDS), (BOUND_LEAST, LEAST_WORDS)) if pattern.search(part)]
-        own = _score(texts, " ".join([part, *ends]) if len(ends) == 1 else part, bm)
+        own = _score(texts, with_end_words(part), bm)  # ("一年最多赔多少" of "年度最高支付限额")
         mixed = sorted(((o + PART_MIX * w, i) for i, (o, w) in enumerate(zip(own, scores)) if o > 0), reverse=True)
         held |= {id(cands[i]) for x, i in mixed[: max(1, top_k // 2)] if x >= mixed[0][0] * min_ratio}
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
