@@ -718,9 +718,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     contrary = {f.key for f in shortlist if f.key in named and mine
                 and _contrary(mine, _compounds(f"{f.section} {f.fact.subject} {f.fact.predicate}"))}
     # … as is what a question's "non-" word excludes: the reserved permit, asked the non-reserved one's price
-    excluded = {t[len(NEGATED):] for t in others}
-    contrary |= {f.key for f in shortlist if f.key in named and excluded
-                 & _stemmed(f"{f.fact.subject} {f.fact.predicate}")}
+    if excluded := {t[len(NEGATED):] for t in others}:
+        contrary |= {f.key for f in shortlist if f.key in named
+                     and excluded & _stemmed(f"{f.fact.subject} {f.fact.predicate}")}
     named -= contrary
     # … and so are two ordinals of one series: "第二套住房" asked of "第一套房", the 2nd checked bag asked of the 1st
     counted = ordinals(question)
