@@ -253,7 +253,8 @@ def _is_year(amount) -> bool:
 def _parser():
     from lark import Lark  # lazily: importing quantity must stay cheap
 
-    grammar = GRAMMAR_PATH.read_text(encoding="utf-8").replace("@PHYSICAL@", _alt(_PHYSICAL))
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8").replace("@PHYSICAL@", _alt(_PHYSICAL)) \
+        .replace("@COUNTED@", _alt(_COUNTED_ZH))
     try:  # Lark keeps the built LALR tables in the temp dir, keyed by the grammar's hash
         return Lark(grammar, parser="lalr", transformer=_Build(), cache=True)
     except OSError:
