@@ -21,6 +21,7 @@ from ..text.lexicon import (
     CATCH_ALL,
     CJK,
     CJK_RANGE,
+    CLITICS_EN,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
     DEFINED_BY_LIST_ZH,
@@ -99,7 +100,7 @@ LISTING = 3
 
 
 _PARTS_OF_WORD = re.compile(r"[-'’]")
-_CLITIC = re.compile(r"['’](?:s|re|ve|ll|d|t|m)$")
+_CLITIC = re.compile(rf"['’](?:{'|'.join(CLITICS_EN)})$")
 
 
 NEGATED = "no_"  # the mark of a negated English term ("no_contract")

@@ -11,6 +11,7 @@ from .lexicon import (
     AGENT_ENDINGS_EN,
     ASKING_VERBS_ZH,
     CJK_RANGE,
+    CLITICS_EN,
     DERIVING_SUFFIXES_EN,
     FIELD_ENDINGS_EN,
     IRREGULAR_EN,
@@ -210,9 +211,6 @@ def _bound(token: str) -> bool:
     return token.isdigit() or len(token) == 1 and not token.isascii()
 
 
-_CLITICS_EN = frozenset({"s", "re", "ve", "ll", "d", "t", "m"})
-
-
 def paired_units(text: str, start: int = 0, end: int | None = None, *, singles: bool = False) -> frozenset[str]:
     """The words of text[start:end] as a paraphrase would share them: English words by their stems; Chinese
     characters and bare numbers joined to a neighbour they touch ("三级" of 三级医院, "8年" of 满8年, "购买" of
@@ -222,7 +220,7 @@ def paired_units(text: str, start: int = 0, end: int | None = None, *, singles: 
     年限额). singles: every unit stands for itself as well (a question, read against headers set apart by one).
     A clitic ("'s" of What's, Master's) is no word."""
     end = len(text) if end is None else end
-    toks = [t for t in _tokens_with_pos(text) if not (t[0] in _CLITICS_EN and text[t[1] - 1:t[1]] in ("'", "’"))]
+    toks = [t for t in _tokens_with_pos(text) if not (t[0] in CLITICS_EN and text[t[1] - 1:t[1]] in ("'", "’"))]
     inside = {k for k, (_, s, e) in enumerate(toks) if s < end and e > start}
     out = {stem(toks[k][0]) for k in inside if singles or not _bound(toks[k][0])}
     lone = len(inside) == 1

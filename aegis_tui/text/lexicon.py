@@ -164,6 +164,8 @@ ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 NUMERALS_ZH = frozenset("零〇一二两三四五六七八九十百千万亿")
+# the clitics an English word may end in after an apostrophe ("what's", "Master's", "we're"): no word of their own
+CLITICS_EN = ("s", "re", "ve", "ll", "d", "t", "m")
 # a clause that opens with one of these is a condition or a circumstance, not the entity a value belongs to
 CONDITION_OPENERS_ZH = FUNCTION_ZH | frozenset("如若凡自当经")
 # … and one that ends with one of these is a condition or a time ("…的", "一个自然年度内", "出院后"), not a topic
