@@ -14,10 +14,11 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from aegis_tui.answer.factindex import FactIndex, IndexStore
+from aegis_tui.answer.factindex import FactIndex, Indexer, IndexStore
 from aegis_tui.answer.indexcache import IndexCache, model_fingerprint
 from aegis_tui.answer.relevance import candidate_key, document_candidates
 from aegis_tui.samples import load_gold, sample_path
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EN = Document.load(sample_path("policy_en"))
 SMALL = str(ROOT / "tests" / "docs" / "r_mileage_en.md")  # 7 values, most in a table: a quick full index
 MODEL_ID = "test-model"
+NO_ENGINE = SimpleNamespace(config=SimpleNamespace(n_parallel=1))  # the structural labellers submit nothing
 
 
 def gold_entries(doc: Document, sample: str) -> list[dict]:
@@ -228,6 +230,24 @@ def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_un
     [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == "12 months"]
     assert (fact.subject, fact.predicate) == ("Term and renewal", "successive Renewal Terms")
     assert "90 days" not in {f.fact.object_value for f in index.facts.values()}  # no phrase introduces it
+
+
+def test_a_chinese_value_its_clause_links_to_a_named_measure_is_labelled_by_that_phrase(tmp_path):
+    # after the model's last label failed ("不 | 收"), a clause linking a measure to its value ("贷款期限最长为",
+    # "…费用的最高限额为", "缓缴期限一般不超过") labels it: the measure phrase with the extreme it states is the
+    # predicate, the words before its 的 (or the section's title) the subject; a condition's threshold ("超过50万元的")
+    # and a worked example's figure are no measure of the rule
+    doc = Document.from_text("# 住房公积金管理办法\n\n## 个人住房贷款\n\n第十二条 贷款期限最长为30年。\n\n"
+                             "第十三条 单笔贷款金额超过50万元的，须经集体审议。\n\n## 医疗\n\n第十四条 一个自然年度内，"
+                             "职工医保统筹基金支付住院费用的最高限额为32万元。\n\n## 示例\n\n示例一：某职工申请时，"
+                             "贷款期限为20年。\n", "fund.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("不", "收"))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["30年"] == ("个人住房贷款", "贷款期限最长")
+    assert labels["32万元"] == ("职工医保统筹基金支付住院费用", "最高限额")
+    assert "50万元" not in labels
+    [(key, example)] = [(k, c) for k, c in index.candidates.items() if c.value == "20年"]
+    assert not Indexer(NO_ENGINE, FactIndex(doc, MODEL_ID))._from_measure_phrase(key, example)
 
 
 def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_condition(tmp_path):

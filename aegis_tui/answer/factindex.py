@@ -40,6 +40,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, interval, partitioned
+from ..text.structure import illustrative
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
@@ -600,7 +601,8 @@ class Indexer:
         # the model's last label failed: the clause's own grammar, else the phrase that introduces the value under
         # its section's title ("renews automatically for successive Renewal Terms of 12 months unless …": words
         # after the value kept structure from deciding it first)
-        if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True):
+        if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True) \
+                or self._from_measure_phrase(r.key, cand):
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
@@ -621,6 +623,45 @@ class Indexer:
                 or not _says_something(predicate) or subject in predicate or predicate in subject:
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _from_measure_phrase(self, key: str, cand: Candidate) -> bool:
+        """After the model's last label failed, a Chinese value its own clause links to a named measure
+        ("缓缴期限一般不超过3个月", "贷款期限最长为30年", "…费用的最高限额为32万元", "各分段支付比例提高5个百分点"): the
+        phrase naming the measure, with the extreme or change the link states, is the predicate; the words before its
+        的, else the section's title or the sentence's opening topic, the subject. Not a condition's threshold
+        ("…超过10万元的，"), a worked example's figure, nor a phrase whose head is no measure word."""
+        if cand.cell or not CJK.search(cand.fragment):
+            return False
+        doc = self.index.document
+        if _THRESHOLD_AFTER_ZH.match(cand.fragment[cand.value_start + len(cand.value):]) \
+                or illustrative(doc, cand.offset):
+            return False
+        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        clauses = re.split(r"[，,；;：:]", doc.text[start:cand.offset])
+        own = _NUMBERING.sub("", LIST_ITEM.sub("", clauses[-1], count=1), count=1).strip()
+        if (m := _MEASURE_LINK_ZH.search(own)) is None:
+            return False
+        phrase = _OPENING_LINK_ZH.sub("", own[:m.start()], count=1)
+        if not 2 <= len(phrase) <= 30 or not all(CJK.match(ch) or ch in "（）()、" for ch in phrase) \
+                or _opens_condition(phrase):
+            return False
+        subjects: list[str] = []
+        predicate = phrase
+        if "的" in phrase:
+            subject, predicate = (x.strip() for x in phrase.rsplit("的", 1))
+            subjects = [subject] if 2 <= len(subject) <= 24 and not _opens_condition(subject) else []
+        if not (_ends_in_measure(predicate) and _says_something(predicate)):
+            return False
+        predicate += m.group("q") or m.group("c") or ""
+        if not subjects:
+            # the section's title, else the sentence's opening clause when it names who or what (no condition, time
+            # or clause of its own: "退休人员个人账户由统筹基金按月定额划入" holds a verb, it names no one)
+            subjects = [t for t in (self._section_title(cand.offset),) if t and len(t) <= 16]
+            if len(clauses) > 1 and _TOPIC_ZH.fullmatch(topic := clauses[0].strip()) \
+                    and not _opens_condition(topic) and not topic.endswith(CONDITION_ENDINGS_ZH):
+                subjects.append(topic)
+        return any(self._keep_if_verified(key, cand, s, predicate) for s in subjects
+                   if s not in predicate and predicate not in s)
 
     def _from_assigned(self, key: str, cand: Candidate) -> bool:
         """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
@@ -1150,6 +1191,23 @@ _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECAS
 _IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
+
+
+# a Chinese measure phrase's link to its value at the clause's end ("一般不超过", "最长为", "为每人每月"), with the
+# extreme it states (kept in the predicate: 预收期限最长), and the conjunction that opens the clause
+_MEASURE_LINK_ZH = re.compile(r"(?:仍|均|亦|也|一般|原则上|统一|累计)?(?:(?P<q>最长|最短|最高|最低|最多|最少)?"
+                              r"(?:为|是|达到?|不超过|不得超过|不高于|不低于|不少于|不得少于|不得低于|提高至|调整为|降低至)"
+                              r"|(?P<c>提高|降低|上调|下调|增加|减少))(?:每[^，,；;。\d]{1,6})?$")
+_OPENING_LINK_ZH = re.compile(r"^(?:但|并|且|而|其中|另外)")
+# a value that bounds a condition rather than stating a measure: "超过10万元的，", "3个月以上的"
+_THRESHOLD_AFTER_ZH = re.compile(r"^(?:以上|以下|以内|及以上|及以下)?(?:[（(]含[）)])?的")
+# a sentence's opening topic naming who or what: a short run of characters, no figure
+_TOPIC_ZH = re.compile(rf"[{CJK_RANGE}]{{2,10}}")
+
+
+def _ends_in_measure(phrase: str) -> bool:
+    """Whether a Chinese phrase's head (its last few characters) is a measure word ("缓缴期限", "划入标准")."""
+    return any(key in phrase[-4:] for key in PREDICATE_DIMENSIONS if not key.isascii())
 
 
 # a status word opening with 在 is a name, no condition: 在职职工, 在校学生, 在岗人员

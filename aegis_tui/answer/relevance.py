@@ -125,7 +125,7 @@ class Candidate:
     fragment: str     # the item holding the value, e.g. "二级医疗机构70%，"
     value: str        # the quantity text, as written in the fragment
     value_start: int  # offset of the value inside fragment
-    offset: int       # document offset of the fragment (for ordering and highlighting)
+    offset: int       # document offset of the value (for ordering, highlighting and its key)
     score: float = 0.0
     scope: str = ""   # the section the value stands under (its nearest heading), e.g. "第三章 退休人员体检"
     cell: bool = False  # a table cell: its row label, not its section, is what it belongs to
