@@ -411,3 +411,16 @@ def test_an_english_predicate_keyword_is_a_word_not_a_piece_of_one():
     assert expected_dimensions("Accidental damage service fee") is None
     assert expected_dimensions("capped at")[0] == "cap" and expected_dimensions("minimum age")[0] == "age"
     assert expected_dimensions("benefit limits")[0] == "limit"
+
+
+@pytest.mark.parametrize("quote, predicate, value, passes", [
+    ("住宿费按单人标准的1.5倍报销。", "住宿费报销标准", "1.5倍", True),  # a multiple of the standard it names
+    ("住宿费报销标准为1.5倍。", "住宿费报销标准", "1.5倍", False),  # a ratio of nothing is no standard
+])
+def test_a_ratio_stated_as_a_multiple_of_an_amount_fits_a_money_measure(quote, predicate, value, passes):
+    # "按单人标准的1.5倍": a money measure given as a multiple of an amount the quote names, as "标准的50%" is a share
+    doc = Document.from_text(f"# 差旅\n\n{quote}\n", "ratio.md")
+    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [_fact("员工", predicate, value, quote)]}))
+    (check,) = report.facts[0].checks
+    assert check.passed is passes, check.detail

@@ -141,18 +141,21 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 _PERCENT_OF_AFTER = re.compile(r"\s*(?:of\b|的)", re.IGNORECASE)
-_PERCENT_OF_BEFORE = re.compile(f"[{CJK_RANGE}]的$")
+_MULTIPLE_OF_AFTER = re.compile(r"\s*(?:of|the|that|what)\b", re.IGNORECASE)
+_SHARE_OF_BEFORE = re.compile(f"[{CJK_RANGE}]的$")
 
 
-def percent_of(ctx: FactContext) -> str:
-    """How the quote states a percent as a share of something ('80% of estimated costs', '标准的50%'), or ''."""
+def percent_of(ctx: FactContext, dimension: str = "percent") -> str:
+    """How the quote states a percent as a share of something ('80% of estimated costs', '标准的50%'), or a ratio as
+    a multiple of it ('按单人标准的1.5倍', 'twice the deposit'), or ''."""
     text = ctx.document.text
+    after = _PERCENT_OF_AFTER if dimension == "percent" else _MULTIPLE_OF_AFTER
     for m in ctx.value_matches:
-        if m.quantity.dimension != "percent":
+        if m.quantity.dimension != dimension:
             continue
-        if _PERCENT_OF_AFTER.match(text, m.end):
+        if after.match(text, m.end):
             return text[m.start:min(len(text), m.end + 12)].split("\n")[0]
-        if _PERCENT_OF_BEFORE.search(text[max(0, m.start - 8):m.start]):
+        if _SHARE_OF_BEFORE.search(text[max(0, m.start - 8):m.start]):
             return text[max(0, m.start - 8):m.end].split("\n")[-1]
     return ""
 
@@ -184,10 +187,11 @@ def unit_dimension(ctx: FactContext) -> CheckResult:
         # 15%, 10%, 3% is a share ("| Discount | Amount |"), as a header's unit would say
         return CheckResult("unit_dimension", True, f"every value under '{column}' is {dim}, as '{key}' is stated "
                            "there", ev | {"stated": dim, "header": column})
-    if dim == "percent" and set(dims) & {"money", "rate"} and (share := percent_of(ctx)):
-        # a limit may be a share of an amount: the quote says what the percent is taken of
-        return CheckResult("unit_dimension", True, f"'{key}' is given as a share: '{share}'",
-                           ev | {"share": share})
+    if dim in ("percent", "ratio") and set(dims) & {"money", "rate"} and (share := percent_of(ctx, dim)):
+        # a limit may be a share or a multiple of an amount: the quote says what the percent or ratio is taken of
+        # ("差旅费标准的50%", "按单人标准的1.5倍")
+        return CheckResult("unit_dimension", True, f"'{key}' is given as a {'share' if dim == 'percent' else 'multiple'}"
+                           f": '{share}'", ev | {"share": share})
     return CheckResult("unit_dimension", False, f"'{key}' expects {' or '.join(dims)}, but "
                        f"'{ctx.fact.object_value}' is {dim}", ev)
 
