@@ -130,6 +130,9 @@ def test_chinese_numerals(text, value):
     ("报销比例为85%、70%和55%", ["85%", "70%", "55%"]),  # list of percents
     ("年满60周岁的，每人每年380元", ["60周岁", "380元"]),  # age and money
     ("In 2024 the policy changed", ["2024"]),  # a bare year is reported as a date
+    # minutes are a period, and what a rate is per ("29" alone had read as a bare number)
+    ("a grace period of 29 minutes; $1.00 per minute after", ["29 minutes", "$1.00 per minute"]),
+    ("停热时间每次不得超过30分钟", ["30分钟"]),
 ])
 def test_find_quantities(text, expected):
     found = find_quantities(text)

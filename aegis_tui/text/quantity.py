@@ -124,6 +124,7 @@ _MEASURE = {
     "个月": ("month", "time"), "month": ("month", "time"), "months": ("month", "time"),
     "年": ("year", "time"), "year": ("year", "time"), "years": ("year", "time"),
     "小时": ("hour", "time"), "个小时": ("hour", "time"), "hour": ("hour", "time"), "hours": ("hour", "time"),
+    "分钟": ("minute", "time"), "minute": ("minute", "time"), "minutes": ("minute", "time"),
     "晚": ("night", "time"), "night": ("night", "time"), "nights": ("night", "time"),
     "周岁": ("year_of_age", "age"), "岁": ("year_of_age", "age"), "year old": ("year_of_age", "age"),
     "years old": ("year_of_age", "age"), "year of age": ("year_of_age", "age"),
@@ -307,24 +308,24 @@ NUMBER_WORD_EN = _WORD  # an English number word ("ten", "twenty-one"), as a pat
 _MULT_RE = r"(?:百万|千万|万|亿|千|百|[ \t]?(?:thousand|million|billion)\b)"
 _PREFIX = r"(?:us\$|\$|¥|€|£|(?<![a-z])(?:usd|rmb|cny|eur|gbp))"
 _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点", "百分点", "个工作日", "工作日", "个月", "个小时",
-             "小时", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日",
+             "小时", "分钟", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日",
              *_PHYSICAL_ZH]
 _EN_UNITS = ["dollars", "dollar", "usd", "rmb", "yuan", "cny", "euros", "euro", "eur", "percent", "per cent",
              "percentage points", "percentage point", "business days", "business day", "working days",
              "working day", "calendar days", "calendar day", "days", "day", "nights", "night", "weeks", "week",
              "months", "month", "years old", "year old", "years of age", "year of age", "years", "year", "hours",
-             "hour", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times",
+             "hour", "minutes", "minute", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times",
              *_PHYSICAL_EN]
 _RUNITS_EN = ["miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "days", "day",
               "nights", "night", "persons", "person", "people", "trips", "trip", "months", "month", "years",
-              "year", "hours", "hour", *_PHYSICAL_EN]
-_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "晚", *_PHYSICAL_ZH]
+              "year", "hours", "hour", "minutes", "minute", *_PHYSICAL_EN]
+_RUNITS_ZH = ["公里", "千米", "天", "日", "人次", "人", "次", "月", "年", "小时", "分钟", "晚", *_PHYSICAL_ZH]
 _UNIT = rf"(?:{_alt(_ZH_UNITS)}|(?:{_alt(_EN_UNITS)})\b)"
 # what a Chinese rate may be counted per beside its units: one thing (元/个·月, 元/车位), a household, a season
 _COUNTED_ZH = ["采暖期", "车位", "个", "户", "辆", "台", "套", "间", "床", "季度", "学期", "周"]
 _PER_ZH = f"(?:{_alt(_RUNITS_ZH + _COUNTED_ZH)})"
 _PER = (rf"(?:{_SP}(?:per[ \t]|/){_SP}(?:{_PER_ZH}(?:[·・/]{_PER_ZH})*|(?:{_alt(_RUNITS_EN)})\b))")
-_CN_UNIT = (r"(?:美元|港元|欧元|英镑|元|个百分点|百分点|个工作日|工作日|个月|个小时|小时|周岁|岁|人次|次(?!性)|"
+_CN_UNIT = (r"(?:美元|港元|欧元|英镑|元|个百分点|百分点|个工作日|工作日|个月|个小时|小时|分钟|周岁|岁|人次|次(?!性)|"
             r"公里|千米|天|年|日|倍)")
 _CANDIDATE = re.compile(
     "|".join([
