@@ -424,3 +424,17 @@ def test_a_ratio_stated_as_a_multiple_of_an_amount_fits_a_money_measure(quote, p
         ExtractionPayload.model_validate({"atomic_facts": [_fact("员工", predicate, value, quote)]}))
     (check,) = report.facts[0].checks
     assert check.passed is passes, check.detail
+
+
+@pytest.mark.parametrize("quote, value, passes", [
+    ("Members aged 65 or over receive a discount.", "65", True),
+    ("Each driver under age 25 pays a surcharge.", "25", True),
+    ("Club members aged 21 to 24 pay less.", "24", True),
+    ("The club has 65 lockers for members.", "65", False),  # a bare count is no age
+])
+def test_a_bare_number_after_the_word_making_it_an_age_is_an_age(quote, value, passes):
+    doc = Document.from_text(f"# Eligibility\n\n{quote}\n", "age.md")
+    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [_fact("members", "minimum age", value, quote)]}))
+    (check,) = report.facts[0].checks
+    assert check.passed is passes, check.detail

@@ -25,6 +25,7 @@ from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
 from ..text.lexicon import (
+    CHANGE_ZH,
     CJK,
     CJK_RANGE,
     CLAUSE_OPENERS_EN,
@@ -1197,7 +1198,7 @@ _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+
 # extreme it states (kept in the predicate: 预收期限最长), and the conjunction that opens the clause
 _MEASURE_LINK_ZH = re.compile(r"(?:仍|均|亦|也|一般|原则上|统一|累计)?(?:(?P<q>最长|最短|最高|最低|最多|最少)?"
                               r"(?:为|是|达到?|不超过|不得超过|不高于|不低于|不少于|不得少于|不得低于|提高至|调整为|降低至)"
-                              r"|(?P<c>提高|降低|上调|下调|增加|减少))(?:每[^，,；;。\d]{1,6})?$")
+                              rf"|(?P<c>{'|'.join(CHANGE_ZH)}))(?:每[^，,；;。\d]{{1,6}})?$")
 _OPENING_LINK_ZH = re.compile(r"^(?:但|并|且|而|其中|另外)")
 # a value that bounds a condition rather than stating a measure: "超过10万元的，", "3个月以上的"
 _THRESHOLD_AFTER_ZH = re.compile(r"^(?:以上|以下|以内|及以上|及以下)?(?:[（(]含[）)])?的")

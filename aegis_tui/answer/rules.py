@@ -142,6 +142,9 @@ def admitted_dimensions(predicate: str) -> tuple[str, tuple[str, ...]] | None:
 
 _PERCENT_OF_AFTER = re.compile(r"\s*(?:of\b|的)", re.IGNORECASE)
 _MULTIPLE_OF_AFTER = re.compile(r"\s*(?:of|the|that|what)\b", re.IGNORECASE)
+# the words that make a bare number right after them an age ("aged 65", "under age 25", "aged 21 to 24")
+_AGE_BEFORE = re.compile(r"\b(?:aged?|ages|(?:under|over)\s+(?:the\s+)?age(?:\s+of)?)\s+(?:\d+\s*(?:to|through|and|or|-|–)\s*)?$",
+                         re.IGNORECASE)
 _SHARE_OF_BEFORE = re.compile(f"[{CJK_RANGE}]的$")
 
 
@@ -187,6 +190,11 @@ def unit_dimension(ctx: FactContext) -> CheckResult:
         # 15%, 10%, 3% is a share ("| Discount | Amount |"), as a header's unit would say
         return CheckResult("unit_dimension", True, f"every value under '{column}' is {dim}, as '{key}' is stated "
                            "there", ev | {"stated": dim, "header": column})
+    if dim == "number" and "age" in dims and any(_AGE_BEFORE.search(ctx.document.text, max(0, m.start - 32), m.start)
+                                                 for m in ctx.value_matches):
+        # an English age is often a bare number after the word that makes it one: "aged 65 or over", "under age 25",
+        # "aged 21 to 24"
+        return CheckResult("unit_dimension", True, f"'{ctx.fact.object_value}' is stated as an age", ev)
     if dim in ("percent", "ratio") and set(dims) & {"money", "rate"} and (share := percent_of(ctx, dim)):
         # a limit may be a share or a multiple of an amount: the quote says what the percent or ratio is taken of
         # ("差旅费标准的50%", "按单人标准的1.5倍")
