@@ -250,6 +250,21 @@ def test_a_chinese_value_its_clause_links_to_a_named_measure_is_labelled_by_that
     assert not Indexer(NO_ENGINE, FactIndex(doc, MODEL_ID))._from_measure_phrase(key, example)
 
 
+def test_an_english_value_its_clause_links_to_an_act_or_a_named_item_is_labelled_by_it(tmp_path):
+    # after the model's last label failed ("the | and"): an imperative's time limit is the deadline to do it, an
+    # item's head before "up to" names the cap, under the section's title; not a cap no noun names, nor a
+    # condition's threshold or a range's bound
+    doc = Document.from_text("# Claims\n\n## What to do\n\nFor any theft, file a police report within 72 hours of "
+                             "discovering the loss. If a bag is delayed more than 12 hours, call us.\n\n## Extra cover\n\n"
+                             "- Fire Department Service Charge: up to $500.\n- Full-time care covers up to 10 hours.\n"
+                             "- Rentals of 1 to 4 days are charged daily.\n", "claims.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("the", "and"))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["72 hours"] == ("What to do", "deadline to file a police report")
+    assert labels["$500"] == ("Extra cover", "Fire Department Service Charge")
+    assert not {"12 hours", "10 hours", "1"} & set(labels)
+
+
 def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_condition(tmp_path):
     # "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged": after the model's last
     # label failed, the condition is whom the phrase's value is for (the title would drop it); not a condition

@@ -603,7 +603,7 @@ class Indexer:
         # its section's title ("renews automatically for successive Renewal Terms of 12 months unless …": words
         # after the value kept structure from deciding it first)
         if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True) \
-                or self._from_measure_phrase(r.key, cand):
+                or self._from_measure_phrase(r.key, cand) or self._from_own_clause_en(r.key, cand):
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
@@ -663,6 +663,47 @@ class Indexer:
                 subjects.append(topic)
         return any(self._keep_if_verified(key, cand, s, predicate) for s in subjects
                    if s not in predicate and predicate not in s)
+
+    def _from_own_clause_en(self, key: str, cand: Candidate) -> bool:
+        """After the model's last label failed, an English value its own clause links to what it measures ("File a
+        Currency Transaction Report within 15 calendar days", "- Fire Department Service Charge: up to $500", "and
+        must weigh no more than 10 kg"): the words of that clause before the link (else the item's head before its
+        colon) are the predicate, the section's title the subject. Not a condition's threshold ("more than 12
+        hours"), a clause opening with its condition, nor a worked example's figure."""
+        if cand.cell or CJK.search(cand.fragment):
+            return False
+        doc = self.index.document
+        title = self._section_title(cand.offset)
+        if not title or len(title) > 60 or illustrative(doc, cand.offset):
+            return False
+        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        raw = _NUMBERING.sub("", LIST_ITEM.sub("", doc.text[start:cand.offset].lstrip(), count=1), count=1)
+        pieces = re.split(r"[,;:()]", raw)
+        own = pieces[-1]
+        if _IF_EN.match(raw) or _CONDITION_EN.match(own.strip()) or _THRESHOLD_BEFORE_EN.search(own) \
+                or _BOUND_AFTER_EN.match(cand.after):
+            return False
+        if (m := _OWN_LINK_EN.search(own)) is None:
+            return False
+        predicate = _LEADING_JOIN_EN.sub("", _ARTICLE.sub("", own[:m.start()])).strip()
+        if not predicate and len(pieces) == 2 and ":" in raw:
+            predicate = _ARTICLE.sub("", pieces[0]).strip()  # the item's head names the value: "- Mold: up to …"
+        elif m.group("up"):
+            return False  # "Full-time care covers up to", "which may take up to": no noun names the cap
+        elif m.group("by") and predicate:
+            # an act's time limit: "you may cancel within 3 business days", or an imperative's, its verb before its
+            # object ("file a police report within 72 hours"); not a passive's ("will be paid out within")
+            if modal := _MAY_EN.search(predicate):
+                act = predicate[modal.end():].strip()
+            else:
+                act = predicate if _IMPERATIVE_EN.match(predicate) else ""
+            predicate = f"deadline to {act[:1].lower()}{act[1:]}" \
+                if act and not act.lower().startswith("be ") and not _PREPOSITION_EN.match(act) else ""
+        if not 2 <= len(predicate.split()) <= 10 or any(ch.isdigit() for ch in predicate) \
+                or not _says_something(predicate) or predicate.lower() in title.lower() \
+                or title.lower() in predicate.lower():
+            return False
+        return self._keep_if_verified(key, cand, title, predicate)
 
     def _from_assigned(self, key: str, cand: Candidate) -> bool:
         """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
@@ -1190,6 +1231,17 @@ _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$�
 _ARTICLE = re.compile(r"^\s*(?:(?:and|or|but|while)\s+)?(?:the|an?)\s+", re.IGNORECASE)
 _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECASE)
 _IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
+# the link between an English clause and the value it states ("within", "up to", "must weigh no more than", "a Late
+# Fee of"), and a comparison making the value a condition's threshold instead ("more than 12 hours", "under age")
+_OWN_LINK_EN = re.compile(r"(?:^|\s)(?:(?P<up>up\s+to)(?:\s+an?\s+(?:maximum|total)\s+of)?|(?P<by>within|no\s+later\s+than)|costs?)\s*$",
+                          re.IGNORECASE)
+_THRESHOLD_BEFORE_EN = re.compile(r"\b(?:more|less|fewer|greater|lower|higher|over|under|above|below|exceeds?|"
+                                  r"exceeding|aged?)\s*(?:than\s*)?$", re.IGNORECASE)
+_MAY_EN = re.compile(r"\b(?:will|must|shall|should|may|can|(?:is|are)\s+required\s+to)\s+", re.IGNORECASE)
+_IMPERATIVE_EN = re.compile(r"[A-Za-z]+\s+(?:a|an|the|your|any|all|each|every|this|that)\s", re.IGNORECASE)
+_BOUND_AFTER_EN = re.compile(r"^\s*(?:(?:to|through|and|-|–)\s*\d|or\s+(?:over|more|older|under|less|younger|fewer))",
+                             re.IGNORECASE)  # "1 to 4 Rental Days", "80 or over": a range's bound
+_LEADING_JOIN_EN = re.compile(r"^\s*(?:and|or|but|then)\s+", re.IGNORECASE)
 _CLAUSE_EN = re.compile(r"^(?P<s>(?:[A-Za-z][\w'-]*\s+){0,7}?[A-Za-z][\w'-]*)\s+(?:is|are|must be|will be|shall be|"
                         r"may be|can be|must|will|shall|may|has|have)\s+(?P<p>[A-Za-z][\w\s'-]{1,60}?)\s*$")
 
