@@ -759,6 +759,8 @@ def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labe
     # a clitic splits off no word ("What's" is "what"), and a light verb says nothing, inflected or not
     ("I need to see an in-network dermatologist. What's my copay?", ["network", "dermatologist", "copay"]),
     ("We're moving out, and taking the dog's bed: what's the excess?", ["moving", "dog", "bed"]),
+    # a pronoun is whom the question speaks of, nothing the document must mention
+    ("My son starts school: can we give him cash, and what's the excess for hers?", ["son", "starts", "school", "cash"]),
 ])
 def test_what_a_question_names_that_the_document_never_mentions(question, words):
     from aegis_tui.answer.pick import unmentioned

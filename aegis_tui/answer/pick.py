@@ -34,6 +34,7 @@ from ..text.lexicon import (
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
     PERIODS_ZH,
+    PRONOUNS_EN,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -424,7 +425,8 @@ def unmentioned(question: str, doc: Document) -> list[str]:
         return t in df or t.isascii() and len(t) >= 5 and any(
             len(os.path.commonprefix((t, v))) >= max(5, min(len(t), len(v)) - 3) for v in english)
 
-    absent = {t for t in _stemmed(question) if not any(c.isdigit() for c in t)
+    # (a pronoun is whom the question speaks of: "can I give him cash" asks nothing of "him")
+    absent = {t for t in _stemmed(question) if not any(c.isdigit() for c in t) and t not in PRONOUNS_EN
               and (len(t) >= 3 if t.isascii() else len(t) == 2) and not mentioned(t)}
     out: list[str] = []
     from .relevance import _WORD

@@ -30,6 +30,12 @@ NON_MODIFIERS_EN = FUNCTION_WORDS_EN | {
 QUERY_STOP_EN = STOP_EN | {"what", "how", "much", "many", "do", "does", "be", "which", "my", "i", "can", "it",
                            "its", "this", "that"}
 
+# English personal pronouns: whom a question speaks of ("my son … give him"), never a thing a document must mention
+PRONOUNS_EN = frozenset({
+    "i", "me", "my", "mine", "myself", "you", "your", "yours", "yourself", "yourselves", "he", "him", "his",
+    "himself", "she", "her", "hers", "herself", "it", "its", "itself", "we", "us", "our", "ours", "ourselves",
+    "they", "them", "their", "theirs", "themselves"})
+
 # words a labelled predicate may not consist of alone ("the", "for", "more than"): it must say what the value is
 PREDICATE_FILLER_EN = NON_MODIFIERS_EN | frozenset({"more", "less", "fewer", "up"})
 
