@@ -357,6 +357,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How many square feet is the studio?", {"area"}),
     ("托运行李最多多少公斤？", {"weight"}),
     ("How many gallons a month are included?", {"volume"}),
+    # an amount asked per a unit may be written as a rate per it ("元/平方米·采暖期")
+    ("每平方米一个采暖期要交多少钱？", {"money", "rate"}),
 ])
 def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
     from aegis_tui.answer.pick import asked_dimensions

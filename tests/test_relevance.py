@@ -316,3 +316,12 @@ def test_a_subject_most_others_hold_whole_singles_nothing_out():
     # one other subject holding it does not make it generic: the question still names 退休人员
     assert focus(["退休人员", "退休人员（70周岁及以上）", "在职职工"], "退休人员的起付线是多少？") == {"退休人员"}
 
+
+
+def test_a_bare_cell_carries_the_unit_its_table_s_unit_line_states():
+    # "（单位：元/平方米·采暖期）" above a table: 24.50 is a rate per square metre and season, as a header's unit would
+    # make it, so a question asking per 平方米 and 采暖期 finds the cell
+    doc = Document.from_text("# 热费\n\n表1 按面积计收热费标准\n\n（单位：元/平方米·采暖期）\n\n| 区域类别 | 居民用户 | 非居民用户 |\n"
+                             "|---|---|---|\n| 一类区域 | 24.50 | 30.20 |\n| 二类区域 | 23.20 | 28.60 |\n", "heat.md")
+    values = {c.value for c in document_candidates(doc)}
+    assert {"24.50元/平方米·采暖期", "30.20元/平方米·采暖期", "23.20元/平方米·采暖期"} <= values

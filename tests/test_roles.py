@@ -125,6 +125,9 @@ def test_header_unit(header, unit):
     ("| Item | Value |\n| --- | --- |\n| Mileage ($/mile) | 0.61 |", "0.61", "0.61 USD/mile", "row header"),
     # a 单位 line above the table
     ("单位：元\n\n| 项目 | 标准 |\n| --- | --- |\n| 门诊 | 350 |", "350", "350 CNY", "table caption"),
+    # … in parentheses, a rate per two things ("（单位：元/平方米·采暖期）" had been too long to read)
+    ("（单位：元/平方米·采暖期）\n\n| 区域 | 居民用户 |\n| --- | --- |\n| 一类区域 | 24.50 |", "24.50",
+     "24.5 CNY/m2·采暖期", "table caption"),
     # the cell's own unit wins over the header
     ("| Meal | Limit (USD) |\n| --- | --- |\n| Lunch | 45 euros |", "45 euros", "45 EUR", ""),
 ])

@@ -35,7 +35,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
-from ..text.roles import Role, role_at, values_in
+from ..text.roles import Role, role_at, table_unit, values_in
 from .structural import (
     PAIRWISE_LIMIT,
     column_name,
@@ -259,7 +259,7 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
                 joined = column + about
                 head = joined + sep if joined else ""
                 for v in values_in(doc, cell.start, cell.end):
-                    text = v.text + _header_unit(table.column_header(cell.col), v)
+                    text = v.text + _header_unit(doc, table, cell, v)
                     q = row_quote or cell.text
                     frag = f"{label}{sep}{text}" if label else text
                     out.append(Candidate(q, head, frag, text, len(frag) - len(text), v.start, scope=scope,
@@ -267,11 +267,15 @@ def _cell_candidates(doc: Document) -> list[Candidate]:
     return out
 
 
-def _header_unit(header: str, v) -> str:
-    """The unit a bare cell takes from its header ('元/人' of 省内（元/人）), when it makes the same quantity."""
+def _header_unit(doc: Document, table, cell, v) -> str:
+    """The unit a bare cell takes from its header ('元/人' of 省内（元/人）) or from its table's caption or unit line
+    ('（单位：元/平方米·采暖期）'), when it makes the same quantity."""
     if not v.unit_from:
         return ""
-    for unit in header_units(header):
+    units = header_units(table.column_header(cell.col))
+    if v.unit_from == "table caption" and (unit := table_unit(doc.text, table)):
+        units.append(unit)
+    for unit in units:
         if parse_quantity(v.text + unit) == v.quantity:
             return unit
     return ""
@@ -457,6 +461,9 @@ def document_candidates(doc: Document) -> list[Candidate]:
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
 
 
+_PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=256)  # the shortlist and the choice both ask it of each question
 def asked_dimensions(question: str) -> frozenset[str] | None:
     """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
@@ -469,8 +476,9 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
             dims = {"money", "percent"}
         if not dims and ASKED_AGAIN.search(part):
             dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
-        if "money" in dims and PERIOD_WORDS.search(part):
-            dims = dims | {"rate"}  # an amount asked "per person", 每天: the document may write it as a rate
+        if "money" in dims and (PERIOD_WORDS.search(part) or _PER_ASKED.search(part)):
+            # an amount asked "per person", 每天, 每平方米: the document may write it as a rate
+            dims = dims | {"rate"}
         before = dims
         if not dims:
             return None

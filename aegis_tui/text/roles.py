@@ -257,7 +257,7 @@ def _table_values(document: Document, structure: Structure, free, add) -> None:
     """Table cells: numbers in a numbering column are list numbers; a bare number takes its header's unit."""
     text = document.text
     for table in structure.tables:
-        caption_unit = header_unit(table.caption) or _unit_line_before(text, table)
+        caption_unit = table_unit(text, table)
         width = max((len(r) for r in table.rows), default=0)
         numbering = {c for c in range(width) if _NUMBERING_HEADER.match(table.column_header(c))}
         column_units = {c: header_unit(table.column_header(c)) for c in range(width)}
@@ -280,9 +280,19 @@ def _table_values(document: Document, structure: Structure, free, add) -> None:
                         break
 
 
+def table_unit(text: str, table: Table) -> str | None:
+    """The unit a table's caption, or a unit line just above the table, states for its bare cells."""
+    return header_unit(table.caption) or _unit_line_before(text, table)
+
+
+_UNIT_LINE = re.compile(r"^\s*[（(]?\s*(?:单位|units?|amounts\s+in)\b", re.IGNORECASE)
+
+
 def _unit_line_before(text: str, table: Table) -> str | None:
     """A "单位：元" / "Unit: USD" line just above a table."""
     above = text[max(0, table.start - 120):table.start].rstrip().rsplit("\n", 1)[-1]
+    if _UNIT_LINE.match(above) and (unit := header_unit(above)):
+        return unit  # "（单位：元/平方米·采暖期）": a rate per two things, as a header states it
     m = re.search(r"(?:单位|unit|units|amounts in)\s*[:：]?\s*(\S{1,8})\s*$", above, re.IGNORECASE)
     if m and _with_unit("1", m.group(1).rstrip("）)")) is not None:
         return m.group(1).rstrip("）)")
