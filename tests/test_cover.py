@@ -1965,3 +1965,27 @@ def test_a_cap_asks_for_the_most():
     assert _ends("Is there a cap on what one person pays?") == {"most"}
     assert _ends("What does a baseball cap cost?") == {"most"}  # (a word, not a sense: the price is still asked)
     assert _ends("What is the nightly lodging rate?") == set()
+
+
+def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_others():
+    # 北塘区 is in 二类区域 by the document's list: a 一类区域 table's figure is another area's, whatever the other
+    # words it shares with the question; a question naming no member, or the name itself, is not narrowed
+    from aegis_tui.answer.pick import choose, implied_names
+
+    doc, index = structured("# 物业服务收费办法\n\n## 区域\n\n第五条 区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"
+                            "2. 二类区域：北塘区、西陵区；\n\n## 收费标准\n\n表1 一类区域物业服务费基准价\n\n"
+                            "| 服务等级 | 多层住宅 | 高层住宅 |\n|---|---|---|\n| 一级 | 1.20元 | 2.10元 |\n"
+                            "| 三级 | 0.80元 | 1.70元 |\n\n表2 二类区域物业服务费基准价\n\n| 服务等级 | 多层住宅 | 高层住宅 |\n"
+                            "|---|---|---|\n| 一级 | 1.08元 | 1.89元 |\n| 三级 | 0.72元 | 1.53元 |\n", "fee.md")
+    question = "我们小区在北塘区，三级服务，高层住宅的物业服务费基准价是多少？"
+    assert implied_names(question, doc) == ({"二类区域"}, {"一类区域"})
+    assert implied_names("二类区域北塘区三级高层住宅的基准价是多少？", doc)[1] == set()
+    assert implied_names("三级高层住宅的基准价是多少？", doc) == (set(), set())
+    skipped = []
+    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
+    chosen = {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})}
+    assert chosen == {"1.53元"}
+    # … and when the shortlist holds only the other area's table, nothing of it answers
+    first = [f for f in index.facts.values() if f.fact.object_value in {"1.20元", "2.10元", "0.80元", "1.70元"}]
+    assert choose(job, doc, first, {}) == []
+    assert any(f.fact.object_value == "1.70元" and "一类区域" in why for fs, why in skipped for f in fs)

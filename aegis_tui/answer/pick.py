@@ -35,6 +35,7 @@ from ..text.lexicon import (
     NUMBERED_NAME_EN,
     PERIODS_ZH,
     PRONOUNS_EN,
+    PRONOUNS_ZH,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -133,7 +134,8 @@ def _stemmed(text: str) -> set[str]:
             out.add(name)
     for t in terms(text):
         if not t.isascii():
-            if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH for ch in t):  # 院的, 线和: no word of their own
+            # (院的, 线和, 我家: no word of their own)
+            if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH or ch in PRONOUNS_ZH for ch in t):
                 out.add(t)
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
                 out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
@@ -230,6 +232,23 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                         out.setdefault(pair, set()).update(name)
         _ABBR[doc.sha256] = out
     return _ABBR[doc.sha256]
+
+
+def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
+    """The names a document defines by their members ("一类区域：海晏区、东津区…", "二类城市是指…") that the question
+    implies by naming a member of each and not the name itself, and the other names of their kind (defined the
+    same way, ending alike: 一类区域 beside 二类区域) that it does not name."""
+    defined: dict[str, set[str]] = {}
+    for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text), *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
+        name = re.sub(r"^.*?所称", "", m.group("name"))
+        members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
+        defined.setdefault(name, set()).update(members)
+    implied = {name for name, members in defined.items() if name not in question
+               and any(member in question for member in members)}
+    named = {name for name in defined if name in question}
+    siblings = {other for other in defined if other not in implied | named
+                and any(other[-2:] == name[-2:] for name in implied)}
+    return implied, siblings if not named & {o for o in defined if any(o[-2:] == n[-2:] for n in implied)} else set()
 
 
 def _spelled_out(words, spelled: dict[str, set[str]], shortened: dict[str, set[str]]):
@@ -901,6 +920,21 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     """
     question = job.answer.question
     lang = doc.language
+    # a fact for another of the names a document defines by their members than the one the question's member is
+    # in (北塘区 is in 二类区域: a 一类区域 figure is another area's) answers another question
+    implied, siblings = implied_names(question, doc)
+    apart = {f.key: other for f in shortlist if siblings
+             and (other := next((o for o in siblings if o in f"{f.fact.subject} {f.fact.predicate} "
+                                 f"{contexts.get(f.key, f.fact.source_text)}"), None)) is not None
+             and not any(n in f"{f.fact.subject} {f.fact.predicate} {contexts.get(f.key, f.fact.source_text)}"
+                         for n in implied)}
+    for f in shortlist:
+        if f.key in apart:
+            job.answer.skip([f], f"it is for {apart[f.key]}, and what the question names is in "
+                                 f"{'、'.join(sorted(implied))}")
+    shortlist = [f for f in shortlist if f.key not in apart]
+    if not shortlist:
+        return []
     covering = cover(question, doc, shortlist, contexts)
     if covering is not None:
         chosen, reasons = covering

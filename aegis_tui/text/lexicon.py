@@ -36,6 +36,10 @@ PRONOUNS_EN = frozenset({
     "himself", "she", "her", "hers", "herself", "it", "its", "itself", "we", "us", "our", "ours", "ourselves",
     "they", "them", "their", "theirs", "themselves"})
 
+# … and the Chinese characters of the asker and the one asked (我家, 我们, 您的): whom a question speaks from, no word
+# of what it asks (not 他, whose 其他 names the others)
+PRONOUNS_ZH = frozenset("我你您咱")
+
 # words a labelled predicate may not consist of alone ("the", "for", "more than"): it must say what the value is
 PREDICATE_FILLER_EN = NON_MODIFIERS_EN | frozenset({"more", "less", "fewer", "up"})
 
