@@ -252,3 +252,18 @@ def test_two_values_of_one_label_that_are_no_range_still_clash():
               "source_text": "The setup fee is $10 per seat, or $20 per seat."} for v in ("$10", "$20")]
     report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
     assert [fv.check("consistency").passed for fv in report.facts] == [False, False], report
+
+
+def test_a_chinese_table_s_caption_leads_its_sentences_once_when_the_label_leaves_it_out():
+    # which table a figure is read from (and often whose: 二类区域) is its caption; the answer says it once before
+    # the table's sentences, without its numbering or parenthesis, and never a caption that only points to the table
+    doc = Document.from_text("# 收费\n\n表7 二类区域前期物业服务费基准价（按表1下浮10%）\n\n| 服务等级 | 多层住宅 | 高层住宅 |\n"
+                             "|---|---|---|\n| 一级 | 1.44元 | 2.62元 |\n| 三级 | 0.90元 | 1.81元 |\n\n缴存比例按下表执行：\n\n"
+                             "| 缴存主体 | 最低比例 |\n|---|---|\n| 单位 | 5% |\n", "fee.md")
+    facts = [_cellfact("一级", "高层住宅", "2.62元", "| 一级 | 1.44元 | 2.62元 |"),
+             _cellfact("三级", "高层住宅", "1.81元", "| 三级 | 0.90元 | 1.81元 |"),
+             _cellfact("单位", "最低比例", "5%", "| 单位 | 5% |")]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.all_passed, [f.failed_rules for f in report.facts]
+    text = REALIZER.realize(report, doc)
+    assert "二类区域前期物业服务费基准价：一级高层住宅为2.62元。三级高层住宅为1.81元。单位最低比例为5%。" in text

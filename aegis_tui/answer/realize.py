@@ -16,13 +16,14 @@ from ..text.lexicon import (
     GENERIC_SUBJECTS,
     NON_MODIFIERS_EN,
     SUBJECT_BOUNDARY_ZH,
+    TABLE_POINTER,
     is_cjk,
 )
 from ..text.quantity import Quantity, find_quantities, parse_quantity
 from ..text.ranges import one_range
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
-from .structural import clause_topic, header_name
+from .structural import clause_topic, header_name, title_of
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -98,8 +99,21 @@ _PERIODS = [(re.compile(_LENGTH + r"\bnight(?:ly|s)?\b", re.I), "a night"),
 _PER_UNIT = re.compile(r"\bper\s+(?!night|day|week|month|year|hour|annum)[A-Za-z]", re.I)
 
 
-def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
-    """A table fact as a person reads the table: 'Coastal hub — standard room: $210 a night.', '一线职工省外…为2600元。'."""
+_CAPTION_PAREN = re.compile(r"[（(][^（()）]*[)）]")
+
+
+def _caption_topic(caption: str) -> str:
+    """A Chinese table caption as the topic of its rows' sentences: without its numbering, its parentheses and a
+    closing 如下; '' for a caption that is a sentence, holds a figure or runs long."""
+    topic = re.sub(r"(?:如下表?|见下表)[:：]?$", "", _CAPTION_PAREN.sub("", title_of(caption))).strip(" ：:")
+    # (nor a pointer to the table, "缴存比例按下表执行", nor a figure the guard would find: 每万元)
+    return topic if 2 <= len(topic) <= 24 and not any(ch.isdigit() or ch in "，,；;。" for ch in topic) \
+        and not TABLE_POINTER.search(topic) and not find_quantities(topic) else ""
+
+
+def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> tuple[str, str]:
+    """A table fact as a person reads the table: 'Coastal hub — standard room: $210 a night.', '一线职工省外…为2600元。';
+    with the lead its table's caption gives it, when the label leaves out what the caption says ('' if none)."""
     row = cell["row_header"].strip()
     subject = fv.fact.subject.strip()
     if subject and subject != row and row.startswith(subject) and any(ch.isdigit() for ch in row[len(subject):]):
@@ -111,7 +125,11 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     if lang == "zh":
         # each level of a two-row header the predicate leaves out comes before it: 区外 + 通讯补贴
         what = "".join(level for level in column.split(" / ") if level and not mentions(level, predicate)) + predicate
-        return f"{'' if row in what else row}{what}为{value}。"
+        said = f"{'' if row in what else row}{what}"
+        # a caption the label leaves out says which table, and often whose ("表7 二类区域前期物业服务费基准价"): it
+        # leads the table's sentences, as its title leads its rows
+        topic = _caption_topic(cell.get("caption", ""))
+        return f"{topic}：" if topic and topic not in said and not mentions(topic, said) else "", f"{said}为{value}。"
     label = column.replace(" / ", " ") or predicate
     label = label[:1].lower() + label[1:] if label[1:2].islower() or len(label) == 1 else label
     q = parse_quantity(value)
@@ -119,7 +137,7 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> str:
     if q is not None and q.dimension == "money":
         said = " ".join((cell.get("column_header", ""), cell.get("caption", ""), predicate))
         period = "" if _PER_UNIT.search(said) else next((" " + word for rx, word in _PERIODS if rx.search(said)), "")
-    return f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
+    return "", f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
 
 
 def _as_ranges(facts: list[FactVerdict]) -> list[FactVerdict]:
@@ -183,14 +201,19 @@ class EntityAwareRealizer:
                 groups.setdefault(subject, []).append(fv)
             else:
                 self.unsaid.append(fv)
-        written = [(facts[0].index, self._sentence(subject, facts, lang), facts) for subject, facts in groups.items()]
+        written = [(facts[0].index, ("", self._sentence(subject, facts, lang)), facts)
+                   for subject, facts in groups.items()]
         written += [(fv.index, table_sentence(fv, cell, lang), [fv]) for fv, cell in cells]
         sentences = []
-        for _, sentence, facts in sorted(written, key=lambda p: p[0]):
+        led = ""
+        for _, (lead, sentence), facts in sorted(written, key=lambda p: p[0]):
+            # (a caption leads the first of its table's sentences in a row, not each)
+            sentence = (lead if lead != led else "") + sentence if sentence else sentence
             # the guard: a sentence carrying any number that no verified fact states is dropped whole, and its
             # facts are not said (unsaid: the caller takes them out of the answer's report)
             if sentence and not (stray := [m.quantity for m in find_quantities(sentence) if m.quantity not in allowed]):
                 sentences.append(sentence)
+                led = lead
             else:
                 self.unsaid += facts
                 self.carried += stray if sentence else []
