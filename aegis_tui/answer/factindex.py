@@ -665,11 +665,11 @@ class Indexer:
                    if s not in predicate and predicate not in s)
 
     def _from_own_clause_en(self, key: str, cand: Candidate) -> bool:
-        """After the model's last label failed, an English value its own clause links to what it measures ("File a
-        Currency Transaction Report within 15 calendar days", "- Fire Department Service Charge: up to $500", "and
-        must weigh no more than 10 kg"): the words of that clause before the link (else the item's head before its
-        colon) are the predicate, the section's title the subject. Not a condition's threshold ("more than 12
-        hours"), a clause opening with its condition, nor a worked example's figure."""
+        """After the model's last label failed, an English value its own clause links to what it measures: an act's
+        time limit ("File a Currency Transaction Report within 15 calendar days" → deadline to file …), a cap an
+        item's head names ("- Fire Department Service Charge: up to $500"), a price ("A replacement card costs
+        $10.00"); the section's title is the subject. Not a condition's threshold ("more than 12 hours"), a range's
+        bound, a clause opening with its condition, nor a worked example's figure."""
         if cand.cell or CJK.search(cand.fragment):
             return False
         doc = self.index.document
@@ -1231,12 +1231,13 @@ _GAPPED = re.compile(r"^\s*,?\s*(?:and|or|while|whereas)\s+(?P<rest>[^,;.:()\d$�
 _ARTICLE = re.compile(r"^\s*(?:(?:and|or|but|while)\s+)?(?:the|an?)\s+", re.IGNORECASE)
 _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECASE)
 _IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
-# the link between an English clause and the value it states ("within", "up to", "must weigh no more than", "a Late
-# Fee of"), and a comparison making the value a condition's threshold instead ("more than 12 hours", "under age")
+# the link between an English clause and the value it states ("within", "no later than", "up to", "costs"), and a
+# comparison making the value a condition's threshold instead ("more than 12 hours", "aged")
 _OWN_LINK_EN = re.compile(r"(?:^|\s)(?:(?P<up>up\s+to)(?:\s+an?\s+(?:maximum|total)\s+of)?|(?P<by>within|no\s+later\s+than)|costs?)\s*$",
                           re.IGNORECASE)
 _THRESHOLD_BEFORE_EN = re.compile(r"\b(?:more|less|fewer|greater|lower|higher|over|under|above|below|exceeds?|"
                                   r"exceeding|aged?)\s*(?:than\s*)?$", re.IGNORECASE)
+# (any modal, "may" and "can" too: "you may cancel within 3 business days" is the time limit to cancel)
 _MAY_EN = re.compile(r"\b(?:will|must|shall|should|may|can|(?:is|are)\s+required\s+to)\s+", re.IGNORECASE)
 _IMPERATIVE_EN = re.compile(r"[A-Za-z]+\s+(?:a|an|the|your|any|all|each|every|this|that)\s", re.IGNORECASE)
 _BOUND_AFTER_EN = re.compile(r"^\s*(?:(?:to|through|and|-|–)\s*\d|or\s+(?:over|more|older|under|less|younger|fewer))",

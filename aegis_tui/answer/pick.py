@@ -222,33 +222,46 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
         # a name the document defines by its members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、临江县）",
         # "一类区域：海晏区、东津区、望江新区；"): each member stands for it ("在深圳工作" asked, 交通补贴·一类城市 written); a
         # Chinese member by each of its character pairs
-        for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text),
-                  *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
-            name = {t for t in _stemmed(re.sub(r"^.*?所称", "", m.group("name"))) if len(t) > 1}  # (本办法所称…)
-            for member in MEMBER_SEPARATORS_ZH.split(m.group("members")):
-                member = member.strip()
-                if name and 2 <= len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
+        for defined, members in defined_by_members(doc).items():
+            name = {t for t in _stemmed(defined) if len(t) > 1}
+            for member in members:
+                if name and len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
                     for pair in {member[i:i + 2] for i in range(len(member) - 1)} - name:
                         out.setdefault(pair, set()).update(name)
         _ABBR[doc.sha256] = out
     return _ABBR[doc.sha256]
 
 
+_MEMBERS: dict[str, dict[str, set[str]]] = {}
+
+
+def defined_by_members(doc: Document) -> dict[str, set[str]]:
+    """The names a Chinese document defines by their members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、
+    临江县）", "一类区域：海晏区、东津区、望江新区；"), each with its members of two characters or more."""
+    if doc.sha256 not in _MEMBERS:
+        if len(_MEMBERS) >= 8:
+            _MEMBERS.pop(next(iter(_MEMBERS)))
+        out: dict[str, set[str]] = {}
+        for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text),
+                  *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
+            name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
+            members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
+            out.setdefault(name, set()).update(members)
+        _MEMBERS[doc.sha256] = out
+    return _MEMBERS[doc.sha256]
+
+
 def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
-    """The names a document defines by their members ("一类区域：海晏区、东津区…", "二类城市是指…") that the question
-    implies by naming a member of each and not the name itself, and the other names of their kind (defined the
-    same way, ending alike: 一类区域 beside 二类区域) that it does not name."""
-    defined: dict[str, set[str]] = {}
-    for m in [*DEFINED_AS_ZH.finditer(doc.text), *INCLUDES_ZH.finditer(doc.text), *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
-        name = re.sub(r"^.*?所称", "", m.group("name"))
-        members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
-        defined.setdefault(name, set()).update(members)
+    """The names a document defines by their members that the question implies by naming a member of each and not
+    the name itself (北塘区 → 二类区域), and the other names of their kind (ending alike: 一类区域, 三类区域), which
+    it rules out; none when it names one of that kind itself."""
+    defined = defined_by_members(doc)
     implied = {name for name, members in defined.items() if name not in question
                and any(member in question for member in members)}
-    named = {name for name in defined if name in question}
-    siblings = {other for other in defined if other not in implied | named
-                and any(other[-2:] == name[-2:] for name in implied)}
-    return implied, siblings if not named & {o for o in defined if any(o[-2:] == n[-2:] for n in implied)} else set()
+    kin = {other for other in defined if any(other[-2:] == name[-2:] for name in implied)}
+    if any(name in question for name in kin):
+        return implied, set()
+    return implied, kin - implied
 
 
 def _spelled_out(words, spelled: dict[str, set[str]], shortened: dict[str, set[str]]):
