@@ -232,37 +232,38 @@ def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_un
     assert "90 days" not in {f.fact.object_value for f in index.facts.values()}  # no phrase introduces it
 
 
-def test_a_chinese_value_its_clause_links_to_a_named_measure_is_labelled_by_that_phrase(tmp_path):
-    # after the model's last label failed ("不 | 收"), a clause linking a measure to its value ("贷款期限最长为",
-    # "…费用的最高限额为", "缓缴期限一般不超过") labels it: the measure phrase with the extreme it states is the
-    # predicate, the words before its 的 (or the section's title) the subject; a condition's threshold ("超过50万元的")
-    # and a worked example's figure are no measure of the rule
-    doc = Document.from_text("# 住房公积金管理办法\n\n## 个人住房贷款\n\n第十二条 贷款期限最长为30年。\n\n"
-                             "第十三条 单笔贷款金额超过50万元的，须经集体审议。\n\n## 医疗\n\n第十四条 一个自然年度内，"
-                             "职工医保统筹基金支付住院费用的最高限额为32万元。\n\n## 示例\n\n示例一：某职工申请时，"
-                             "贷款期限为20年。\n", "fund.md")
-    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("不", "收"))
+_FUND_ZH = ("# 住房公积金管理办法\n\n## 个人住房贷款\n\n第十二条 贷款期限最长为30年。\n\n第十三条 单笔贷款金额超过50万元的，"
+            "须经集体审议。\n\n## 医疗\n\n第十四条 一个自然年度内，职工医保统筹基金支付住院费用的最高限额为32万元。\n\n"
+            "## 示例\n\n示例一：某职工申请时，贷款期限为20年。\n")
+_CLAIMS_EN = ("# Claims\n\n## What to do\n\nFor any theft, file a police report within 72 hours of discovering the loss. "
+              "If a bag is delayed more than 12 hours, call us.\n\n## Extra cover\n\n- Fire Department Service Charge: "
+              "up to $500.\n- Full-time care covers up to 10 hours.\n- Rentals of 1 to 4 days are charged daily.\n")
+
+
+@pytest.mark.parametrize("text, junk, labelled, unlabelled", [
+    # a Chinese clause linking a named measure to its value ("贷款期限最长为", "…费用的最高限额为"): the measure phrase
+    # with the extreme it states is the predicate, the words before its 的 (or the section's title) the subject; a
+    # condition's threshold ("超过50万元的") is no measure
+    (_FUND_ZH, ("不", "收"), {"30年": ("个人住房贷款", "贷款期限最长"),
+                             "32万元": ("职工医保统筹基金支付住院费用", "最高限额")}, {"50万元"}),
+    # an English imperative's time limit is the deadline to do it, an item's head before "up to" names the cap, under
+    # the section's title; not a cap no noun names, a condition's threshold, nor a range's bound
+    (_CLAIMS_EN, ("the", "and"), {"72 hours": ("What to do", "deadline to file a police report"),
+                                  "$500": ("Extra cover", "Fire Department Service Charge")}, {"12 hours", "10 hours", "1"}),
+])
+def test_a_value_the_model_cannot_label_is_labelled_by_its_own_clause(tmp_path, text, junk, labelled, unlabelled):
+    # after the model's last label failed (a junk label, twice)
+    index, _ = _index_with_labels(Document.from_text(text, "own.md"), tmp_path, lambda prompt: junk)
     labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["30年"] == ("个人住房贷款", "贷款期限最长")
-    assert labels["32万元"] == ("职工医保统筹基金支付住院费用", "最高限额")
-    assert "50万元" not in labels
+    assert {v: labels.get(v) for v in labelled} == labelled
+    assert not unlabelled & set(labels)
+
+
+def test_a_worked_example_s_figure_is_no_measure_its_clause_names():
+    doc = Document.from_text(_FUND_ZH, "fund.md")
+    index = FactIndex(doc, MODEL_ID)
     [(key, example)] = [(k, c) for k, c in index.candidates.items() if c.value == "20年"]
-    assert not Indexer(NO_ENGINE, FactIndex(doc, MODEL_ID))._from_measure_phrase(key, example)
-
-
-def test_an_english_value_its_clause_links_to_an_act_or_a_named_item_is_labelled_by_it(tmp_path):
-    # after the model's last label failed ("the | and"): an imperative's time limit is the deadline to do it, an
-    # item's head before "up to" names the cap, under the section's title; not a cap no noun names, nor a
-    # condition's threshold or a range's bound
-    doc = Document.from_text("# Claims\n\n## What to do\n\nFor any theft, file a police report within 72 hours of "
-                             "discovering the loss. If a bag is delayed more than 12 hours, call us.\n\n## Extra cover\n\n"
-                             "- Fire Department Service Charge: up to $500.\n- Full-time care covers up to 10 hours.\n"
-                             "- Rentals of 1 to 4 days are charged daily.\n", "claims.md")
-    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("the", "and"))
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
-    assert labels["72 hours"] == ("What to do", "deadline to file a police report")
-    assert labels["$500"] == ("Extra cover", "Fire Department Service Charge")
-    assert not {"12 hours", "10 hours", "1"} & set(labels)
+    assert not Indexer(NO_ENGINE, index)._from_measure_phrase(key, example)
 
 
 def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_condition(tmp_path):
