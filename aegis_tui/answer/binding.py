@@ -12,7 +12,7 @@ from ..text.lexicon import FUNCTION_UNITS, PERIOD_WORDS
 from ..text.quantity import QuantityMatch
 from .report import CheckResult
 from .rules import FactContext
-from .structural import cell_of, scopes
+from .structural import PARENTHESIS, cell_of, scopes
 
 # (not the "or" of a range, "aged 64 or under", "$500 or more": it ends one condition)
 _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|while|whereas|but)\s(?!(?:under|over|more|less|"
@@ -20,7 +20,6 @@ _SEPARATORS = re.compile(r"[，、;；：:。!?！？]|,(?!\d{3})|\s(?:and|or|wh
 _RESPECTIVELY = re.compile(r"分别|respectively", re.IGNORECASE)
 _LIST_SEP = re.compile(r"[、和与]|\s(?:and|or)\s|,\s(?:and\s|or\s)?")
 _CLAUSE_SEP = re.compile(r"[，；;：:]")
-_GROUP = re.compile(r"[（(][^（()）]*[)）]")
 _HAS_DIGIT = re.compile(r"\d")
 # a rate ($250 per night) competes with plain amounts in the same enumeration
 _FAMILY = {"rate": "money"}
@@ -99,10 +98,10 @@ def _view(text: str, ss: int, se: int, at: int) -> tuple[str, tuple[int, int]]:
     blanked, so the lead value never binds to an item named in the parentheses.
     """
     sent = text[ss:se]
-    for g in _GROUP.finditer(sent):
+    for g in PARENTHESIS.finditer(sent):
         if g.start() < at - ss < g.end():
             return sent, (ss + g.start() + 1, ss + g.end() - 1)
-    masked = _GROUP.sub(lambda g: " " * len(g.group()) if _HAS_DIGIT.search(g.group()) else g.group(), sent)
+    masked = PARENTHESIS.sub(lambda g: " " * len(g.group()) if _HAS_DIGIT.search(g.group()) else g.group(), sent)
     return masked, (ss, se)
 
 

@@ -46,7 +46,7 @@ from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
 from .report import FactVerdict, locate
-from .structural import column_name, short_title, title_of
+from .structural import PARENTHESIS, column_name, short_title, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
@@ -455,7 +455,7 @@ class Indexer:
         # (a head's figure may only bound the range it names: "未满18周岁的居民和在校学生"; its commas may only list
         # what it names, in parentheses: "Preventive services (cleanings, exams, X-rays)")
         if not head or head not in cand.quote or any(ch.isdigit() for ch in head) and interval(head) is None \
-                or any(p in _PAREN.sub("", head) for p in "，,；;。!?！？") \
+                or any(p in PARENTHESIS.sub("", head) for p in "，,；;。!?！？") \
                 or len(head) > (30 if CJK.search(head) else 60) \
                 or cand.value in head:
             return False
@@ -517,7 +517,7 @@ class Indexer:
         predicate = predicate.strip(" ，,：:")
         if not _says_something(subject) or not _says_something(predicate) or subject.endswith("的") \
                 or any(ch.isdigit() for ch in predicate) or len(predicate) > 16 or len(subject) > 40 \
-                or any(p in _PAREN.sub("", subject) for p in "，,；;。：:") \
+                or any(p in PARENTHESIS.sub("", subject) for p in "，,；;。：:") \
                 or interval(predicate + cand.value) is not None:  # "未满5年": a bound, no measure
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
@@ -1215,7 +1215,6 @@ _ASSIGNED = re.compile(r"^\s+(?:per\s+[a-z]+\s+)?(?P<how>for|of)\s+(?:the\s+)?(?
 _CAP_ONLY = re.compile(r"^\s*(?:and\s+|or\s+)?(?:up\s+to|at\s+most|a\s+maximum\s+of|no\s+more\s+than)?\s*$", re.IGNORECASE)
 _ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)?\s+(?:for|of)\s+[^,;.:()]+?(?:,\s*and|,\s*or|,|"
                               r"\s+and|\s+or)\s+(?:to\s+)?)+$")
-_PAREN = re.compile(r"[（(][^（()）]*[)）]")
 # a lead-in naming what its items' values are: "The following waiting periods apply from …:"
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)

@@ -936,11 +936,11 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     # a fact for another of the names a document defines by their members than the one the question's member is
     # in (北塘区 is in 二类区域: a 一类区域 figure is another area's) answers another question
     implied, siblings = implied_names(question, doc)
-    apart = {f.key: other for f in shortlist if siblings
-             and (other := next((o for o in siblings if o in f"{f.fact.subject} {f.fact.predicate} "
-                                 f"{contexts.get(f.key, f.fact.source_text)}"), None)) is not None
-             and not any(n in f"{f.fact.subject} {f.fact.predicate} {contexts.get(f.key, f.fact.source_text)}"
-                         for n in implied)}
+    apart: dict[str, str] = {}
+    for f in shortlist if siblings else []:
+        said = f"{f.fact.subject} {f.fact.predicate} {contexts.get(f.key, f.fact.source_text)}"
+        if not any(n in said for n in implied) and (other := next((o for o in siblings if o in said), None)):
+            apart[f.key] = other
     for f in shortlist:
         if f.key in apart:
             job.answer.skip([f], f"it is for {apart[f.key]}, and what the question names is in "

@@ -23,7 +23,7 @@ from ..text.quantity import Quantity, find_quantities, parse_quantity
 from ..text.ranges import one_range
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
-from .structural import clause_topic, header_name, title_of
+from .structural import PARENTHESIS, clause_topic, header_name, title_of
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -99,13 +99,10 @@ _PERIODS = [(re.compile(_LENGTH + r"\bnight(?:ly|s)?\b", re.I), "a night"),
 _PER_UNIT = re.compile(r"\bper\s+(?!night|day|week|month|year|hour|annum)[A-Za-z]", re.I)
 
 
-_CAPTION_PAREN = re.compile(r"[（(][^（()）]*[)）]")
-
-
 def _caption_topic(caption: str) -> str:
     """A Chinese table caption as the topic of its rows' sentences: without its numbering, its parentheses and a
     closing 如下; '' for a caption that is a sentence, holds a figure or runs long."""
-    topic = re.sub(r"(?:如下表?|见下表)[:：]?$", "", _CAPTION_PAREN.sub("", title_of(caption))).strip(" ：:")
+    topic = re.sub(r"(?:如下表?|见下表)[:：]?$", "", PARENTHESIS.sub("", title_of(caption))).strip(" ：:")
     # (nor a pointer to the table, "缴存比例按下表执行", nor a figure the guard would find: 每万元)
     return topic if 2 <= len(topic) <= 24 and not any(ch.isdigit() or ch in "，,；;。" for ch in topic) \
         and not TABLE_POINTER.search(topic) and not find_quantities(topic) else ""

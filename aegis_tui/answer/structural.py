@@ -23,7 +23,7 @@ _NUMBERING = re.compile(
     r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+(?:[.\-–][\dIVXivx]+)*[.:]?)"
     r"\s*", re.IGNORECASE)
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
-_PAREN = re.compile(r"[（(][^（()）]*[)）]")
+PARENTHESIS = re.compile(r"[（(][^（()）]*[)）]")  # one parenthesis, full- or half-width
 _EDGE = " \t：:。.，,；;、"
 # what makes a header's parenthesis its unit ("（元/人天）", "(per withdrawal)", "（折合美元）", "(%)")
 _UNIT_MARK = re.compile(r"[元%％/$£€¥每]|\b(?:per|usd|rmb|eur|gbp|in\s+(?:days|hours|months|years|dollars))\b",
@@ -45,7 +45,7 @@ def short_title(caption: str, limit: int) -> str:
 
 def header_units(text: str) -> list[str]:
     """The parenthesised parts of a header, which may name its unit: '省内（元/人）' -> ['元/人']."""
-    return [m.group()[1:-1].strip() for m in _PAREN.finditer(text)]
+    return [m.group()[1:-1].strip() for m in PARENTHESIS.finditer(text)]
 
 
 @functools.lru_cache(maxsize=4096)  # column_name asks it of every header of a table, per cell and per check
@@ -55,7 +55,7 @@ def header_name(text: str, *, keep_qualifier: bool = False) -> str:
     so does any that is no unit ('职工医保（在职）')."""
     # a header joined from header rows ('通讯补贴（元/月） / 区外') keeps its levels apart
     def bare(part: str) -> str:
-        return _PAREN.sub(lambda m: m.group() if (keep_qualifier or any(ch.isdigit() for ch in m.group()))
+        return PARENTHESIS.sub(lambda m: m.group() if (keep_qualifier or any(ch.isdigit() for ch in m.group()))
                           and not _UNIT_MARK.search(m.group()) else " ", part)
 
     parts = [" ".join(bare(part).split()).strip(_EDGE) for part in text.split(" / ")]
