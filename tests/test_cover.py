@@ -359,6 +359,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How many gallons a month are included?", {"volume"}),
     # an amount asked per a unit may be written as a rate per it ("元/平方米·采暖期")
     ("每平方米一个采暖期要交多少钱？", {"money", "rate"}),
+    # a day asked: a date, or a day of the month a document counts as days ("每月15日前")
+    ("报停最晚要在哪天之前申请？", {"date", "time"}),
 ])
 def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
     from aegis_tui.answer.pick import asked_dimensions
@@ -1989,3 +1991,32 @@ def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_ot
     first = [f for f in index.facts.values() if f.fact.object_value in {"1.20元", "2.10元", "0.80元", "1.70元"}]
     assert choose(job, doc, first, {}) == []
     assert any(f.fact.object_value == "1.70元" and "一类区域" in why for fs, why in skipped for f in fs)
+
+
+STEPS_ZH = ("# 申请与审核\n\n第二十八条 乡镇（街道）应当自受理申请之日起10个工作日内完成初审。初审可以采取信息核对、入户调查等方式进行。\n\n"
+            "对初审符合条件的，乡镇（街道）应当在村（居）民委员会公示栏公示，公示期为7日。\n\n"
+            "公示无异议的，乡镇（街道）应当在公示期满之日起2个工作日内将初审意见报送区县残联。\n\n"
+            "区县残联应当自收到材料之日起5个工作日内完成复核。\n")
+
+
+def test_one_value_answers_one_part_of_a_question_asking_two():
+    doc, index = labelled(STEPS_ZH, {"10个工作日": ("乡镇（街道）", "完成初审期限"),
+                                     "7日": ("对初审符合条件", "公示期"),
+                                     "2个工作日": ("公示无异议", "将初审意见报送区县残联期限"),
+                                     "5个工作日": ("区县残联", "完成复核期限")})
+    facts = list(index.facts.values())
+    # the 报送 deadline's label holds a word of each part (公示 in its condition, 初审 in its predicate): it answers
+    # neither, and the two facts that each answer one part are chosen
+    found = cover("申请交到街道以后，街道多少个工作日内要把初审做完？村里公示要挂几天？", doc, facts, {})
+    assert {index.facts[k].fact.object_value for k in found[0]} == {"10个工作日", "7日"}
+
+
+def test_how_a_chinese_question_asks_is_no_word_of_it():
+    from aegis_tui.answer.pick import _stemmed
+    from aegis_tui.text.entities import seams
+
+    words = _stemmed("村里公示要挂几天？")
+    assert "公示" in words and not {"要", "几", "里"} & words
+    # a place and its locative, a verb and its complement: the first character and how the question asks
+    assert {"县里", "扣掉"} <= seams("钱扣掉上级补助后，市里和县里各出几成？")
+    assert "公里" not in seams("离家多少公里？")  # a unit stays a word

@@ -50,6 +50,7 @@ PARSE = [
     ("fourteen days", "14", "day", "time"),  # English number word
     ("60周岁", "60", "year_of_age", "age"),  # age
     ("65 years old", "65", "year_of_age", "age"),  # English age
+    ("8-year-old", "8", "year_of_age", "age"),  # … written as one hyphenated word ("my 8-year-old")
     ("$0.67 per mile", "0.67", "USD/mile", "rate"),  # per-unit rate
     ("2元/公里", "2", "CNY/km", "rate"),  # slash rate
     ("3元/平方米·月", "3", "CNY/m2·month", "rate"),  # per two things: a fee standard per square metre per month

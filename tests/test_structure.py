@@ -307,6 +307,15 @@ def test_a_caption_s_compound_number_is_no_part_of_its_title():
     assert title_of("Table 4. Fees") == "Fees" and title_of("表2 车位服务费上限") == "车位服务费上限"
 
 
+def test_a_numbered_section_of_examples_is_one():
+    from aegis_tui.text.structure import illustrative
+
+    doc = Document.from_text("# Relocation Policy\n\n## 11. Travel\n\nMileage is paid at $0.67 per mile.\n\n"
+                             "## 20. Worked Examples\n\nA Tier 1 employee drives one car 1,050 miles.\n", "policy.md")
+    assert illustrative(doc, doc.text.index("1,050"))
+    assert not illustrative(doc, doc.text.index("0.67"))
+
+
 def test_a_title_that_starts_with_example_is_no_section_of_examples():
     from aegis_tui.text.structure import illustrative
 

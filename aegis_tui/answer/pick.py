@@ -36,6 +36,7 @@ from ..text.lexicon import (
     PERIODS_ZH,
     PRONOUNS_EN,
     PRONOUNS_ZH,
+    ASKING_VERBS_ZH,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -137,8 +138,9 @@ def _stemmed(text: str) -> set[str]:
             # (院的, 线和, 我家: no word of their own)
             if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH or ch in PRONOUNS_ZH for ch in t):
                 out.add(t)
-                # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram
-                out.update(ch for ch in t if ch not in QUERY_STOP_ZH)
+                # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram (not a
+                # modal's or a particle's, 要 of 要挂, 里 of 村里: how the question asks)
+                out.update(ch for ch in t if ch not in QUERY_STOP_ZH and ch not in ASKING_VERBS_ZH)
     # a negated word is another term: "no contract" is the case without one
     for m in NEGATED_EN.finditer(text):
         out.add(NEGATED + stem(m.group(1).lower()))
@@ -578,6 +580,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (a Chinese character pair across two of its words is no word of it, though the document may hold it by
     # chance: "提取申请没通过" asks nothing by 取申)
     wanted = _stemmed(blanked) - seams(blanked)
+    # (an age the question gives, "for my 8-year-old", "我62岁了", is a figure a case holds: "year" and "old" are its
+    # unit, no word of what it asks)
+    wanted -= {t for m in find_quantities(blanked) if m.quantity.dimension == "age"
+               for t in _stemmed(m.text) if not any(c.isdigit() for c in t)}
     # (a negated word the document never negates is asked as the word: "without a prescription", "prescription
     # required"; not a word made another by "non-", which names the others: a non-reserved permit is no reserved
     # one, a non-resident no resident)
@@ -785,7 +791,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     named -= based
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
-    parts = [p for p in ({alias.get(t, t) for t in _stemmed(part)} & asked for part in question_parts(question)) if p]
+    worded = [(words, asked_dimensions(part)) for part in question_parts(question)
+              if (words := {alias.get(t, t) for t in _stemmed(part)} & asked)]
+    parts = [words for words, _ in worded]
     # what each part asks of its own: its words no other part uses ("how long is the waiting period before
     # long-term disability starts" beside "how many weeks can short-term disability be paid": long, period, start)
     apart = [{t for t in part if not any(t in other for other in parts if other is not part)} or part for part in parts]
@@ -814,11 +822,26 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             w == 1.0 and len(t) > 1 and any(t in part and _untouched(i) for i, part in enumerate(parts))
             for t, w in says[k])
 
+    # one value answers one part of a question asking several ("街道多少个工作日内要把初审做完？村里公示要挂几天？"): a
+    # fact weighs by the words the parts share and those of the one part it answers best, not by words of two
+    # parts its label happens to hold ("公示…的，将初审意见…报送期限" is neither the 初审 deadline nor the 公示 period)
+    # … and only a part asking its kind of value ("…最晚哪天之前要交？" is not answered by a price)
+    own_words = set().union(*apart) if len(apart) > 1 and all(dims for _, dims in worded) else set()
+
+    def _gain(k: str) -> float:
+        def add(words) -> float:
+            return sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items() if t in words)
+        common = add(match[k].keys() - own_words)
+        if not own_words:
+            return round(common, 9)
+        kind = dimension_of(by_key[k].fact.object_value)
+        return round(common + max((add(part) for part, (_, dims) in zip(apart, worded) if kind in dims),
+                                  default=0.0), 9)
+
     listed = [{alias.get(t, t) for t in _stemmed(x)} & asked for x in listed_items(question)]
     while True:
         whom = set().union(*(about[k] for k in chosen))  # the asked words the chosen facts are about
-        gains = {k: round(sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items()), 9)
-                 for k in named if k not in chosen}
+        gains = {k: _gain(k) for k in named if k not in chosen}
         if chosen:
             # after the first round only a fact that names, in what it says it is, an asked word no chosen fact
             # names so is another part of the question ("…起付线是多少？统筹能报多大比例？"); one that adds only its

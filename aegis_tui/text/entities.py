@@ -10,6 +10,7 @@ from functools import lru_cache
 from .lexicon import (
     AGENT_ENDINGS_EN,
     ASKING_VERBS_ZH,
+    PARTICLE_ENDINGS_ZH,
     CJK_RANGE,
     CLITICS_EN,
     DERIVING_SUFFIXES_EN,
@@ -22,7 +23,7 @@ from .lexicon import (
     STOP_EN,
     SUBJECT_ALIASES,
 )
-from .quantity import width_fold
+from .quantity import parse_quantity, width_fold
 
 # ---- Chinese words ----------------------------------------------------------------------------------------------
 CJK_RUN = re.compile(f"[{CJK_RANGE}]+")  # a run of Chinese characters
@@ -59,6 +60,14 @@ def load_segmenter(text: str, background: bool = False) -> None:
         _segmenter()
 
 
+def _particle_apart(word: str) -> list[str]:
+    """A two-character word whose second character is a locative or a complement ("县里", "扣掉") as its two
+    characters; a unit ("公里") and any other word whole."""
+    if len(word) == 2 and word[1] in PARTICLE_ENDINGS_ZH and parse_quantity("1" + word) is None:
+        return [word[0], word[1]]
+    return [word]
+
+
 def seams(text: str) -> set[str]:
     """The Chinese character pairs of a text that only ever straddle two of its words of two characters or more
     ("提取申请没通过" → 取申; "老婆怀孕" → 婆怀), as a dictionary segmenter splits it: no word of the text, though a
@@ -67,7 +76,7 @@ def seams(text: str) -> set[str]:
     verb (能 of "补助金能拿多少": 金能 and 能拿 are no words)."""
     inside, across = set(), set()
     for run in CJK_RUN.findall(text):
-        words = list(_segmenter().cut(run))
+        words = [p for w in _segmenter().cut(run) for p in _particle_apart(w)]
         for w in words:
             inside.update(a + b for a, b in zip(w, w[1:]))
         # (a modal, light verb or particle standing alone, 能 of 补助金能拿, 了 of 买了, is how a question asks, as

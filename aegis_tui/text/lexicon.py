@@ -107,6 +107,7 @@ THRESHOLD_PREDICATE = re.compile(r"(?:超过|超出|年满|不满|未满|满|不
 # another dimension cannot answer it ("多少天之内报销" is not answered by 2万元). Dimensions as in text/quantity.py.
 _WHAT_IS = (r"\bwhat(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:the\s+|your\s+|a\s+)?(?:[a-z-]+\s+){0,3}")
 _NOT_A_SHARE = r"(?!\s+(?:rate|ratio|percentage|period|limit|cap))"
+_DAY_ASKED_ZH = re.compile(r"哪一?天|几月几[日号]|什么日期|几号")
 ASKED_DIMENSIONS = (
     ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
                         r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
@@ -126,6 +127,9 @@ ASKED_DIMENSIONS = (
     ("percent", re.compile(_WHAT_IS + r"(?:fees?|charges?|surcharges?|fines?|penalty|penalties|commissions?)\b"
                            + _NOT_A_SHARE, re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
+    # a day asked ("最晚哪天之前要申请"): a date, or a day of the month the document counts as days ("每月15日前")
+    ("date", _DAY_ASKED_ZH),
+    ("time", _DAY_ASKED_ZH),
     ("area", re.compile(r"多少平(?:方)?米|多少平方|几平(?:方)?米|多大面积|面积(?:是|有|为)?多(?:少|大)|\bhow\s+many\s+square\b|"
                         r"\b(?:how\s+much|what)\s+(?:floor\s+)?(?:area|square\s+footage)\b", re.IGNORECASE)),
     ("weight", re.compile(r"多少(?:公斤|千克|吨)|多重|\bhow\s+(?:heavy|many\s+(?:kilograms|kg|pounds|lbs|tonnes))\b",
@@ -202,7 +206,8 @@ HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时�
 EXAMPLE_OPENER = re.compile(r"^[\s*_#>]*(?:(?:计算)?示例|举例|案例|例)\s*[一二三四五六七八九十\d]*\s*[*_]*\s*[：:．.、]"
                             r"|^[\s*_#>]*(?:(?:计算)?示例|案例)\s*[一二三四五六七八九十\d]+"
                             r"|^[\s*_#>]*(?:worked\s+)?example\s*[A-Z\d]*\s*[*_]*\s*[:.—–-]", re.IGNORECASE)
-EXAMPLE_HEADING = re.compile(r"示例|举例|案例|^(?:(?:appendix|annex|schedule|exhibit)\s+[\w.]+\s*[—–:.-]?\s*)?"
+EXAMPLE_HEADING = re.compile(r"示例|举例|案例|^(?:(?:appendix|annex|schedule|exhibit|section|part)\s+[\w.]+\s*[—–:.-]?\s*"
+                             r"|\d+(?:\.\d+)*[.)]?\s+)?"
                              r"(?:worked\s+|illustrative\s+)?examples?(?:\s+(?:of\s+)?(?:calculations?|computations?|"
                              r"bills?))?\s*$", re.IGNORECASE)
 POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q\d*)\s*[*_]*\s*[：:.]", re.IGNORECASE)
@@ -210,7 +215,11 @@ POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q\d*)\s*[*_]*\s*[：:.]", re.IGNO
 # "可以领", "要交", "会给"), when ("买了", "交过") or where ("小区里"), as English "can", "get", "did", "in" do: no part
 # of what it asks
 ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "给", "让", "把", "被", "就", "才", "该", "都",
-                             "也", "可以", "能够", "了", "过", "着", "里"})
+                             "也", "可以", "能够", "了", "过", "着", "里", "掉"})
+# … and a word of two characters the segmenter keeps whole though its second is such a particle: a place and the
+# locative 里 ("县里", "村里", "家里"), a verb and the complement 掉 ("扣掉", "花掉") are the first character and how
+# the question asks
+PARTICLE_ENDINGS_ZH = frozenset("里掉")
 # An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
 # than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
 # than", "no later than")
@@ -234,7 +243,7 @@ PERIODS_ZH = (
     ("〈每笔〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?笔|单笔|一笔|[/／]笔)" + _NOT_A_PERIOD_AFTER_ZH)),
 )
 # Characters of a Chinese question that are no word of what it asks (第: an ordinal's mark, "第一次" names no 第二套)
-QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少分别哪些什么吗呢")
+QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少几分别哪些什么吗呢")
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.

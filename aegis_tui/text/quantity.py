@@ -129,6 +129,8 @@ _MEASURE = {
     "周岁": ("year_of_age", "age"), "岁": ("year_of_age", "age"), "year old": ("year_of_age", "age"),
     "years old": ("year_of_age", "age"), "year of age": ("year_of_age", "age"),
     "years of age": ("year_of_age", "age"),
+    # "my 8-year-old", "a 45-year-old employee": an age written as one hyphenated word
+    "-year-old": ("year_of_age", "age"), "-years-old": ("year_of_age", "age"),
     "次": ("times", "count"), "times": ("times", "count"), "人次": ("person_time", "count"),
     "人": ("person", "count"), "倍": ("x", "ratio"),
     "公里": ("km", "distance"), "千米": ("km", "distance"), "km": ("km", "distance"),
@@ -313,7 +315,7 @@ _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点",
 _EN_UNITS = ["dollars", "dollar", "usd", "rmb", "yuan", "cny", "euros", "euro", "eur", "percent", "per cent",
              "percentage points", "percentage point", "business days", "business day", "working days",
              "working day", "calendar days", "calendar day", "days", "day", "nights", "night", "weeks", "week",
-             "months", "month", "years old", "year old", "years of age", "year of age", "years", "year", "hours",
+             "months", "month", "-years-old", "-year-old", "years old", "year old", "years of age", "year of age", "years", "year", "hours",
              "hour", "minutes", "minute", "miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "times",
              *_PHYSICAL_EN]
 _RUNITS_EN = ["miles", "mile", "kilometers", "kilometer", "kilometres", "kilometre", "km", "days", "day",
