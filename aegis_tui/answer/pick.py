@@ -15,6 +15,7 @@ import re
 from ..text.document import Document
 from ..text.entities import derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
+    ASKING_VERBS_ZH,
     ASKS_SEVERAL,
     BOUND_LEAST,
     BOUND_MOST,
@@ -36,7 +37,6 @@ from ..text.lexicon import (
     PERIODS_ZH,
     PRONOUNS_EN,
     PRONOUNS_ZH,
-    ASKING_VERBS_ZH,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,

@@ -10,7 +10,6 @@ from functools import lru_cache
 from .lexicon import (
     AGENT_ENDINGS_EN,
     ASKING_VERBS_ZH,
-    PARTICLE_ENDINGS_ZH,
     CJK_RANGE,
     CLITICS_EN,
     DERIVING_SUFFIXES_EN,
@@ -18,6 +17,7 @@ from .lexicon import (
     IRREGULAR_EN,
     NUMBERED_NAME_EN,
     NUMERALS_ZH,
+    PARTICLE_ENDINGS_ZH,
     PARTY_SUFFIXES_EN,
     SERIES_NAMES_EN,
     STOP_EN,
