@@ -359,6 +359,7 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("How many gallons a month are included?", {"volume"}),
     # an amount asked per a unit may be written as a rate per it ("元/平方米·采暖期")
     ("每平方米一个采暖期要交多少钱？", {"money", "rate"}),
+    ("护理补贴一个月能领多少？", {"money", "percent", "rate"}),  # 一个月 as 每月: "元/人·月"
     # a day asked: a date, or a day of the month a document counts as days ("每月15日前")
     ("报停最晚要在哪天之前申请？", {"date", "time"}),
 ])
@@ -1060,6 +1061,9 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     # the article's number; to whom it is done is not the act
     (DEADLINES, "15日", ("出差人员", "办理报销手续期限")),
     (DEADLINES, "30日", ("参保职工因急诊在非定点医疗机构就医的", "备案期限")),
+    # the act after a comma, leading in a list of the cases it is done in
+    ("# 动态管理\n\n第三十七条 补贴对象或者其监护人，应当在下列情形发生之日起30日内，向乡镇（街道）报告：\n\n"
+     "1. 补贴对象死亡的；\n2. 户籍迁出本市的。\n", "30日", ("补贴对象或者其监护人", "向乡镇（街道）报告期限")),
     # a value followed by the act of paying what it pays: who pays or is paid, else the condition before it
     (PAID_AS, "150元", ("被保险人住院治疗的", "住院津贴")),
     (PAID_AS, "1.2元", ("经批准自驾车出差的", "燃油及过路费补贴")),

@@ -25,6 +25,7 @@ from ..text.lexicon import (
     MOST_WORDS,
     NEGATED_EN,
     PERIOD_WORDS,
+    PERIODS_ZH,
     PREDICATE_WORDS,
     QUERY_STOP_EN,
     QUERY_STOP_ZH,
@@ -476,8 +477,10 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
             dims = {"money", "percent"}
         if not dims and ASKED_AGAIN.search(part):
             dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
-        if "money" in dims and (PERIOD_WORDS.search(part) or _PER_ASKED.search(part)):
-            # an amount asked "per person", 每天, 每平方米: the document may write it as a rate
+        if "money" in dims and (PERIOD_WORDS.search(part) or _PER_ASKED.search(part)
+                                or any(p.search(part) for _, p in PERIODS_ZH) and not BOUND_MOST.search(part)):
+            # an amount asked "per person", 每天, 一个月, 每平方米: the document may write it as a rate (not a cap
+            # counted over a period: "一年最多能报多少钱")
             dims = dims | {"rate"}
         before = dims
         if not dims:
