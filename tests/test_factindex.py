@@ -234,10 +234,13 @@ def test_a_value_the_model_cannot_label_is_labelled_by_its_introducing_phrase_un
 
 _FUND_ZH = ("# 住房公积金管理办法\n\n## 个人住房贷款\n\n第十二条 贷款期限最长为30年。\n\n第十三条 单笔贷款金额超过50万元的，"
             "须经集体审议。\n\n## 医疗\n\n第十四条 一个自然年度内，职工医保统筹基金支付住院费用的最高限额为32万元。\n\n"
+            "## 病假\n\n第十五条 病假工资每月不低于1,888元。\n\n"
             "## 示例\n\n示例一：某职工申请时，贷款期限为20年。\n")
 _CLAIMS_EN = ("# Claims\n\n## What to do\n\nFor any theft, file a police report within 72 hours of discovering the loss. "
               "If a bag is delayed more than 12 hours, call us.\n\n## Extra cover\n\n- Fire Department Service Charge: "
-              "up to $500.\n- Full-time care covers up to 10 hours.\n- Rentals of 1 to 4 days are charged daily.\n")
+              "up to $500.\n- Full-time care covers up to 10 hours.\n- Rentals of 1 to 4 days are charged daily.\n\n"
+              "## Visitors\n\nA visitor pass costs $12 per day. Junior memberships (ages 13 to 17) cost $24.99 per "
+              "month.\n")
 
 
 @pytest.mark.parametrize("text, junk, labelled, unlabelled", [
@@ -245,11 +248,15 @@ _CLAIMS_EN = ("# Claims\n\n## What to do\n\nFor any theft, file a police report 
     # with the extreme it states is the predicate, the words before its 的 (or the section's title) the subject; a
     # condition's threshold ("超过50万元的") is no measure
     (_FUND_ZH, ("不", "收"), {"30年": ("个人住房贷款", "贷款期限最长"),
-                             "32万元": ("职工医保统筹基金支付住院费用", "最高限额")}, {"50万元"}),
+                             "32万元": ("职工医保统筹基金支付住院费用", "最高限额"),
+                             "1,888元": ("病假", "工资每月")}, {"50万元"}),
     # an English imperative's time limit is the deadline to do it, an item's head before "up to" names the cap, under
-    # the section's title; not a cap no noun names, a condition's threshold, nor a range's bound
+    # the section's title; what costs a price is its subject (without the case its parentheses state, when that does
+    # not verify); not a cap no noun names, a condition's threshold, nor a range's bound
     (_CLAIMS_EN, ("the", "and"), {"72 hours": ("What to do", "deadline to file a police report"),
-                                  "$500": ("Extra cover", "Fire Department Service Charge")}, {"12 hours", "10 hours", "1"}),
+                                  "$500": ("Extra cover", "Fire Department Service Charge"),
+                                  "$12 per day": ("visitor pass", "price"),
+                                  "$24.99 per month": ("Junior memberships", "price")}, {"12 hours", "10 hours", "1"}),
 ])
 def test_a_value_the_model_cannot_label_is_labelled_by_its_own_clause(tmp_path, text, junk, labelled, unlabelled):
     # after the model's last label failed (a junk label, twice)

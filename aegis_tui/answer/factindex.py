@@ -683,6 +683,15 @@ class Indexer:
         if _IF_EN.match(raw) or _CONDITION_EN.match(own.strip()) or _THRESHOLD_BEFORE_EN.search(own) \
                 or _BOUND_AFTER_EN.match(cand.after):
             return False
+        if (m := _OWN_LINK_EN.search(raw)) is not None and m.group("cost"):
+            # a price: what costs it is the subject, whole with the case its parentheses state ("Junior memberships
+            # (ages 13 to 17) cost $24.99 per month", "A visitor pass costs $12 per day")
+            subject = _ARTICLE.sub("", raw[:m.start()]).strip(" ,;:")
+            if not 0 < len(subject.split()) <= 10 or _IF_EN.match(subject):
+                return False
+            bare = re.sub(r"\s+", " ", PARENTHESIS.sub(" ", subject)).strip()
+            return self._keep_if_verified(key, cand, subject, "price") \
+                or bare != subject and self._keep_if_verified(key, cand, bare, "price")
         if (m := _OWN_LINK_EN.search(own)) is None:
             return False
         predicate = _LEADING_JOIN_EN.sub("", _ARTICLE.sub("", own[:m.start()])).strip()
@@ -1232,7 +1241,8 @@ _CONDITION_EN = re.compile(rf"(?:{'|'.join(CLAUSE_OPENERS_EN)})\b", re.IGNORECAS
 _IF_EN = re.compile(r"(?:if|when|whenever|where)\b", re.IGNORECASE)  # a case's condition, not a time ("After …")
 # the link between an English clause and the value it states ("within", "no later than", "up to", "costs"), and a
 # comparison making the value a condition's threshold instead ("more than 12 hours", "aged")
-_OWN_LINK_EN = re.compile(r"(?:^|\s)(?:(?P<up>up\s+to)(?:\s+an?\s+(?:maximum|total)\s+of)?|(?P<by>within|no\s+later\s+than)|costs?)\s*$",
+_OWN_LINK_EN = re.compile(r"(?:^|\s)(?:(?P<up>up\s+to)(?:\s+an?\s+(?:maximum|total)\s+of)?|(?P<by>within|no\s+later\s+than)|"
+                          r"(?P<cost>costs?))\s*$",
                           re.IGNORECASE)
 _THRESHOLD_BEFORE_EN = re.compile(r"\b(?:more|less|fewer|greater|lower|higher|over|under|above|below|exceeds?|"
                                   r"exceeding|aged?)\s*(?:than\s*)?$", re.IGNORECASE)

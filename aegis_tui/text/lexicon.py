@@ -282,6 +282,7 @@ PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "费用": ("money",), "标准": ("money", "percent", "rate"),
     "比例": ("percent",), "报销比": ("percent",), "支付比": ("percent",), "费率": ("percent",),
     "期限": ("time",), "时限": ("time",), "天数": ("time",), "日内": ("time",), "年龄": ("age",), "周岁": ("age",),
+    "有效期": ("time",), "年限": ("time",), "周期": ("time",), "基数": ("money",), "工资": ("money",),
     "cap": ("money", "rate"), "allowance": ("money", "rate"), "limit": ("money", "rate", "time"),
     "threshold": ("money",), "deductible": ("money",), "amount": ("money",), "per diem": ("money", "rate"),
     "mileage": ("rate",), "rate": ("percent", "rate"), "percent": ("percent",), "percentage": ("percent",),
