@@ -1061,6 +1061,10 @@ DENTAL = ("# Coinsurance\n\nThe plan pays this share of covered charges:\n\n"
     # the article's number; to whom it is done is not the act
     (DEADLINES, "15日", ("出差人员", "办理报销手续期限")),
     (DEADLINES, "30日", ("参保职工因急诊在非定点医疗机构就医的", "备案期限")),
+    # who or what acts, before the day its limit counts from ("自受理申请之日起"), not a condition before it
+    ("# 审核\n\n第十条 街道办事处自受理申请之日起15个工作日内完成初审。\n", "15个工作日", ("街道办事处", "完成初审期限")),
+    ("# 退还\n\n第十一条 经验收合格的，履约保证金在腾退验收合格之日起15个工作日内无息退还。\n", "15个工作日",
+     ("履约保证金", "无息退还期限")),
     # the act after a comma, leading in a list of the cases it is done in
     ("# 动态管理\n\n第三十七条 补贴对象或者其监护人，应当在下列情形发生之日起30日内，向乡镇（街道）报告：\n\n"
      "1. 补贴对象死亡的；\n2. 户籍迁出本市的。\n", "30日", ("补贴对象或者其监护人", "向乡镇（街道）报告期限")),

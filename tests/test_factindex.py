@@ -239,6 +239,7 @@ _FUND_ZH = ("# 住房公积金管理办法\n\n## 个人住房贷款\n\n第十二
 _CLAIMS_EN = ("# Claims\n\n## What to do\n\nFor any theft, file a police report within 72 hours of discovering the loss. "
               "If a bag is delayed more than 12 hours, call us.\n\n## Extra cover\n\n- Fire Department Service Charge: "
               "up to $500.\n- Full-time care covers up to 10 hours.\n- Rentals of 1 to 4 days are charged daily.\n\n"
+              "## Reporting\n\nSubmit the claim form (form CF) within 30 days of returning home.\n\n"
               "## Visitors\n\nA visitor pass costs $12 per day. Junior memberships (ages 13 to 17) cost $24.99 per "
               "month.\n")
 
@@ -255,6 +256,7 @@ _CLAIMS_EN = ("# Claims\n\n## What to do\n\nFor any theft, file a police report 
     # not verify); not a cap no noun names, a condition's threshold, nor a range's bound
     (_CLAIMS_EN, ("the", "and"), {"72 hours": ("What to do", "deadline to file a police report"),
                                   "$500": ("Extra cover", "Fire Department Service Charge"),
+                                  "30 days": ("Reporting", "deadline to submit the claim form"),  # (parentheses)
                                   "$12 per day": ("visitor pass", "price"),
                                   "$24.99 per month": ("Junior memberships", "price")}, {"12 hours", "10 hours", "1"}),
 ])

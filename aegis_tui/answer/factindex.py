@@ -678,7 +678,8 @@ class Indexer:
             return False
         start, _ = document_index(doc).sentence_bounds(cand.offset)
         raw = _NUMBERING.sub("", LIST_ITEM.sub("", doc.text[start:cand.offset].lstrip(), count=1), count=1)
-        pieces = re.split(r"[,;:()]", raw)
+        # (an abbreviation or a case in parentheses breaks no clause: "File a Suspicious Activity Report (SAR) within")
+        pieces = re.split(r"[,;:()]", re.sub(r"\s+", " ", PARENTHESIS.sub(" ", raw)))
         own = pieces[-1]
         if _IF_EN.match(raw) or _CONDITION_EN.match(own.strip()) or _THRESHOLD_BEFORE_EN.search(own) \
                 or _BOUND_AFTER_EN.match(cand.after):
@@ -903,6 +904,10 @@ class Indexer:
         # 出差返回后15日内办理报销手续": 出差人员); never a clause after it
         topic = next((c.strip() for c in earlier if c.strip()), "") or _MODAL.split(own, maxsplit=1)[0] \
             if _MODAL.search(own) or any(c.strip() for c in earlier) else ""
+        if (actor := _ACTOR_FROM_ZH.match(own.strip())) and not _opens_condition(actor.group("s")):
+            # who or what acts, before the day its limit counts from, is its own clause's topic ("街道办事处自受理申请
+            # 之日起15个工作日内…", "…的，履约保证金在腾退验收合格之日起15个工作日内无息退还")
+            topic = actor.group("s")
         topic = _MODAL_END.sub("", topic.strip()).strip()
         if not _says_something(act) or not topic or len(topic) > 40 or any(ch.isdigit() for ch in topic):
             return False
@@ -1320,6 +1325,8 @@ _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|
 _CASE_WINDOW = 240
 # who must act, before the modal of a time limit's clause ("出差人员应当在…"), and the modal ending a topic clause
 _MODAL = re.compile(r"应当|必须|应|须|需")
+# who acts, opening a clause that counts a time limit from a day ("街道办事处自受理申请之日起")
+_ACTOR_FROM_ZH = re.compile(rf"^(?!应当|应|须|需|必须)(?P<s>[{CJK_RANGE}（）()]{{2,16}}?)(?:应当|应|须|需|必须)?(?:自|从|在|于)[^，,；;。\d]{{2,20}}?之?日起$")
 _MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
 # a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
 _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
