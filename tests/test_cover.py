@@ -2001,6 +2001,25 @@ def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_ot
     assert any(f.fact.object_value == "1.70元" and "一类区域" in why for fs, why in skipped for f in fs)
 
 
+def test_an_english_list_of_members_implies_its_category_and_rules_out_the_others():
+    # "- **Band B:** Marlow Heath, Ashcombe …": a store the question names is in Band B; a Band A or Band C cell is
+    # another store's, though its row is the size asked and the context every cell shares names all bands
+    from aegis_tui.answer.pick import choose, implied_names
+
+    doc, index = structured("# Storage Agreement\n\n## Stores\n\n- **Band A:** Kingsbridge Wharf and Harbour Gate.\n"
+                            "- **Band B:** Marlow Heath, Ashcombe (drive-up) and Fenwick Road.\n\n## Rent\n\n"
+                            "| Unit size | Band A | Band B |\n|---|---|---|\n| 25 sq ft | £62.00 | £51.00 |\n"
+                            "| 50 sq ft | £104.00 | £86.00 |\n", "storage.md")
+    question = "What's the monthly rent for a 50 sq ft unit at Ashcombe?"
+    assert implied_names(question, doc) == ({"Band B"}, {"Band A"})
+    assert implied_names("What's the rent for 50 sq ft at a Band A store like Ashcombe?", doc)[1] == set()
+    skipped = []
+    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
+    chosen = {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})}
+    assert "£104.00" not in chosen and "£86.00" in chosen
+    assert any(f.fact.object_value == "£104.00" and "Band A" in why for fs, why in skipped for f in fs)
+
+
 STEPS_ZH = ("# 申请与审核\n\n第二十八条 乡镇（街道）应当自受理申请之日起10个工作日内完成初审。初审可以采取信息核对、入户调查等方式进行。\n\n"
             "对初审符合条件的，乡镇（街道）应当在村（居）民委员会公示栏公示，公示期为7日。\n\n"
             "公示无异议的，乡镇（街道）应当在公示期满之日起2个工作日内将初审意见报送区县残联。\n\n"

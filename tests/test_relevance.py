@@ -325,3 +325,15 @@ def test_a_bare_cell_carries_the_unit_its_table_s_unit_line_states():
                              "|---|---|---|\n| 一类区域 | 24.50 | 30.20 |\n| 二类区域 | 23.20 | 28.60 |\n", "heat.md")
     values = {c.value for c in document_candidates(doc)}
     assert {"24.50元/平方米·采暖期", "30.20元/平方米·采暖期", "23.20元/平方米·采暖期"} <= values
+
+
+def test_a_worked_example_s_figures_take_no_place_on_the_shortlist():
+    # the example names the asker's very words (一级肢体残疾, 南港区), the rule's table only some: the example's figures
+    # answer nothing about the rule (cover leaves them out), so they crowd none of the table's cells out
+    doc = Document.from_text("# 补贴办法\n\n## 补贴标准\n\n| 补贴对象 | 一类地区 | 二类地区 |\n|---|---|---|\n"
+                             "| 低保家庭中的一级、二级残疾人 | 160元 | 145元 |\n\n## 计算示例\n\n"
+                             "示例一：张某，男，45岁，户籍南港区，持有一级肢体残疾人证，其家庭为低保家庭，每月领取生活补贴160元。\n",
+                             "subsidy.md")
+    values = [c.value for c in enumerate_candidates(doc, "我爸一级肢体残疾，家里吃低保，户口在南港区，生活补贴每个月能拿多少钱？")]
+    assert "160元" in values and "45岁" not in values
+    assert all("示例" not in c.quote for c in enumerate_candidates(doc, "张某45岁，南港区，每月领取多少？"))

@@ -25,11 +25,13 @@ from ..text.lexicon import (
     CLITICS_EN,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
+    DEFINED_BY_LIST_EN,
     DEFINED_BY_LIST_ZH,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
     INCLUDES_ZH,
+    MEMBER_SEPARATORS_EN,
     MEMBER_SEPARATORS_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
@@ -249,6 +251,9 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
             members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
             out.setdefault(name, set()).update(members)
+        for m in DEFINED_BY_LIST_EN.finditer(doc.text):  # ("Bayview (headquarters)" is Bayview)
+            members = {re.sub(r"\s*\(.*\)$", "", x).strip() for x in MEMBER_SEPARATORS_EN.split(m.group("members"))}
+            out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)
         _MEMBERS[doc.sha256] = out
     return _MEMBERS[doc.sha256]
 
@@ -258,12 +263,29 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     the name itself (北塘区 → 二类区域), and the other names of their kind (ending alike: 一类区域, 三类区域), which
     it rules out; none when it names one of that kind itself."""
     defined = defined_by_members(doc)
-    implied = {name for name, members in defined.items() if name not in question
-               and any(member in question for member in members)}
-    kin = {other for other in defined if any(other[-2:] == name[-2:] for name in implied)}
-    if any(name in question for name in kin):
+    implied = {name for name, members in defined.items() if not _names(question, name)
+               and any(_names(question, member) for member in members)}
+    kin = {other for other in defined if any(_kin(other, name) for name in implied)}
+    if any(_names(question, name) for name in kin):
         return implied, set()
     return implied, kin - implied
+
+
+def _names(text: str, name: str) -> bool:
+    """Whether a text names a name: a Chinese one anywhere in it, an English one as whole words."""
+    if not name.isascii():
+        return name in text
+    return re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def _kin(a: str, b: str) -> bool:
+    """Whether two names a document defines by members are of one kind: a Chinese pair ending alike (一类区域,
+    二类区域), an English pair sharing a first or last word (Band A, Band B; High-Cost locations, Standard
+    locations)."""
+    if not (a.isascii() and b.isascii()):
+        return a[-2:] == b[-2:]
+    x, y = a.lower().split(), b.lower().split()
+    return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1])
 
 
 def _spelled_out(words, spelled: dict[str, set[str]], shortened: dict[str, set[str]]):
@@ -961,13 +983,17 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     implied, siblings = implied_names(question, doc)
     apart: dict[str, str] = {}
     for f in shortlist if siblings else []:
-        said = f"{f.fact.subject} {f.fact.predicate} {contexts.get(f.key, f.fact.source_text)}"
-        if not any(n in said for n in implied) and (other := next((o for o in siblings if o in said), None)):
-            apart[f.key] = other
+        # (its label first: a table cell's context holds every column's header, "Band A | Band B | Band C")
+        for said in (f"{f.fact.subject} {f.fact.predicate}", contexts.get(f.key, f.fact.source_text)):
+            if any(_names(said, n) for n in implied):
+                break
+            if other := next((o for o in sorted(siblings) if _names(said, o)), None):
+                apart[f.key] = other
+                break
     for f in shortlist:
         if f.key in apart:
             job.answer.skip([f], f"it is for {apart[f.key]}, and what the question names is in "
-                                 f"{'、'.join(sorted(implied))}")
+                                 f"{('、' if lang == 'zh' else ', ').join(sorted(implied))}")
     shortlist = [f for f in shortlist if f.key not in apart]
     if not shortlist:
         return []

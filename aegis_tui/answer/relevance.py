@@ -37,6 +37,7 @@ from ..text.lexicon import (
 from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
 from ..text.roles import Role, role_at, table_unit, values_in
+from ..text.structure import illustrative
 from .structural import (
     PAIRWISE_LIMIT,
     column_name,
@@ -539,7 +540,10 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     also gets the best half of top_k for each part, ranked by the part's words before the question's, so a part
     sharing few words with the rest is not crowded out by it.
     """
-    cands = list(document_candidates(doc))
+    # a worked example's figures, or those of a question the document poses, answer no question about its rule
+    # (pick.cover leaves them out): they take no place on the shortlist ("张某，男，45岁，户籍东湖区，持有一级肢体残疾人证…"
+    # had crowded out the 补贴标准 table a question about a 一级肢体残疾 asker needs)
+    cands = [c for c in document_candidates(doc) if not illustrative(doc, c.offset)]
     asked = expand_question(question)  # "hotel" names the Lodging section
     picks: dict = {}
     items = [(i, t) for i in QUESTION_ITEMS.split(asked) if (t := set(terms(i)))]

@@ -81,6 +81,15 @@ DEFINED_BY_LIST_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.、)]|[（(]?[一二�
 # (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses, and a
 # member is a name, never a phrase opening with a preposition: "由赡养人自行约定分摊比例和额度" lists nothing)
 MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
+# … and an English list item naming a category and, after its colon, the proper names in it ("- **Band B:** Marlow
+# Heath, Ashcombe, Fenwick Road and Dunmere Central.", "- Lower-Cost locations: Greystone, Carver Junction and …"):
+# every member capitalised, two at least
+_MEMBER_EN = r"[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)*(?:[ \t]+\([^()\n]{1,40}\))?"
+DEFINED_BY_LIST_EN = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
+                                r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+"
+                                rf"(?P<members>{_MEMBER_EN}(?:(?:,[ \t]+(?:and[ \t]+)?|[ \t]+and[ \t]+){_MEMBER_EN})+)"
+                                r"[ \t]*[.;]?[ \t]*$")
+MEMBER_SEPARATORS_EN = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 # Money as it is spoken ("每年交3000块钱", "五百块"): 块 after a figure is 元; not after a vague one ("几十块钱", "十几块")
