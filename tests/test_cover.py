@@ -2020,6 +2020,26 @@ def test_an_english_list_of_members_implies_its_category_and_rules_out_the_other
     assert any(f.fact.object_value == "£104.00" and "Band A" in why for fs, why in skipped for f in fs)
 
 
+def test_a_figure_in_a_numbered_range_implies_the_category_the_range_defines():
+    # "- Tier 2: job grades 5 to 7": a grade 6 asker is Tier 2; the Tier 1 cell is another tier's, and the words that
+    # implied it ("grade 6") are named by the Tier 2 cell
+    from aegis_tui.answer.pick import implied_names
+
+    doc, index = structured("# Relocation Policy\n\n## Tiers\n\n- **Tier 1:** job grades 1 to 4;\n"
+                            "- **Tier 2:** job grades 5 to 7 (managers);\n- **Tier 3:** job grades 8 and above.\n\n"
+                            "## Benefits\n\n| Benefit | Tier 1 | Tier 2 | Tier 3 |\n|---|---|---|---|\n"
+                            "| Temporary housing | 30 days | 60 days | 90 days |\n| Storage in transit | 30 days | 45 days | "
+                            "90 days |\n", "tiers.md")
+    question = "I'm a grade 6 manager and the company's moving me. How many days of temporary housing do I get?"
+    assert implied_names(question, doc) == ({"Tier 2"}, {"Tier 1", "Tier 3"})
+    assert implied_names("I'm grade 9. How long is storage in transit?", doc)[0] == {"Tier 3"}
+    skipped = []
+    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
+    from aegis_tui.answer.pick import choose
+
+    assert {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})} == {"60 days"}
+
+
 STEPS_ZH = ("# 申请与审核\n\n第二十八条 乡镇（街道）应当自受理申请之日起10个工作日内完成初审。初审可以采取信息核对、入户调查等方式进行。\n\n"
             "对初审符合条件的，乡镇（街道）应当在村（居）民委员会公示栏公示，公示期为7日。\n\n"
             "公示无异议的，乡镇（街道）应当在公示期满之日起2个工作日内将初审意见报送区县残联。\n\n"

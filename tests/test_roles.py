@@ -88,6 +88,8 @@ def role_of(text: str, number: str, nth: int = 0):
     ("年度最高支付限额为二十万元。", "二十万元", Role.VALUE),
     ("Reports are due within 14 days.", "14 days", Role.VALUE),
     ("1.5 times the base rate applies on holidays.", "1.5 times", Role.VALUE),
+    # a clause's number opening its line, the sentence's first word capitalised after it, is no period of days
+    ("9.4 Days of temporary housing must be used in one continuous period.", "9.4", Role.SECTION),
 ])
 def test_roles(text, number, role):
     r = role_of(text, number)

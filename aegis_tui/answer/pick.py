@@ -27,6 +27,7 @@ from ..text.lexicon import (
     DEFINED_AS_ZH,
     DEFINED_BY_LIST_EN,
     DEFINED_BY_LIST_ZH,
+    DEFINED_BY_RANGE_EN,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
@@ -258,13 +259,39 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
     return _MEMBERS[doc.sha256]
 
 
+def defined_by_range(doc: Document) -> dict[str, tuple[str, int, int]]:
+    """The names an English document defines by a numbered range of a series ("- **Tier 1:** job grades 1 to 4",
+    "- Tier 3: job grades 8 and above"), each with the series' name and the range's ends."""
+    out: dict[str, tuple[str, int, int]] = {}
+    for m in DEFINED_BY_RANGE_EN.finditer(doc.text):
+        lo = int(m.group("lo"))
+        out[m.group("name").strip()] = (m.group("series").lower(), lo, int(m.group("hi")) if m.group("hi") else 10 ** 6)
+    return out
+
+
+def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
+    """Each name a question implies by a member or a numbered figure of it (Ashcombe → Band B, "grade 6" → Tier 2),
+    with the words of the question that imply it."""
+    out: dict[str, set[str]] = {}
+    for name, members in defined_by_members(doc).items():
+        for member in members:
+            if not _names(question, name) and _names(question, member):
+                out.setdefault(name, set()).update(_stemmed(member))
+    for name, (series, lo, hi) in defined_by_range(doc).items():
+        for m in re.finditer(rf"\b{re.escape(series)}s?\s+(\d{{1,4}})\b", question, re.IGNORECASE):
+            if not _names(question, name) and lo <= int(m.group(1)) <= hi:
+                out.setdefault(name, set()).update(_stemmed(m.group()))
+    return out
+
+
 def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     """The names a document defines by their members that the question implies by naming a member of each and not
     the name itself (北塘区 → 二类区域), and the other names of their kind (ending alike: 一类区域, 三类区域), which
     it rules out; none when it names one of that kind itself."""
-    defined = defined_by_members(doc)
-    implied = {name for name, members in defined.items() if not _names(question, name)
-               and any(_names(question, member) for member in members)}
+    # (by a member, or by a numbered range a figure of the question falls in: "- Tier 2: job grades 5 to 7", asked
+    # "I'm a grade 6 manager")
+    implied = set(implying_words(question, doc))
+    defined = {**defined_by_members(doc), **dict.fromkeys(defined_by_range(doc), set())}
     kin = {other for other in defined if any(_kin(other, name) for name in implied)}
     if any(_names(question, name) for name in kin):
         return implied, set()
@@ -684,6 +711,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     defined = _abbreviations(doc)
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
+    implying = implying_words(question, doc)
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
@@ -720,6 +748,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         if measure in weight and dimension_of(f.fact.object_value) in kinds:
             what = {**what, measure: 1.0}
             ms[measure] = 1.0
+        for name, words in implying.items():
+            # (a fact of the name a member implies names the member: "at Ashcombe" asked, a Band B cell)
+            if _names(f"{f.fact.subject} {f.fact.predicate}", name):
+                ms.update({t: 1.0 for t in words & asked})
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}

@@ -89,6 +89,12 @@ DEFINED_BY_LIST_EN = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-
                                 r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+"
                                 rf"(?P<members>{_MEMBER_EN}(?:(?:,[ \t]+(?:and[ \t]+)?|[ \t]+and[ \t]+){_MEMBER_EN})+)"
                                 r"[ \t]*[.;]?[ \t]*$")
+# … or naming a category and the numbered range of a series its members are in ("- **Tier 1:** job grades 1 to 4 (…);",
+# "- **Tier 3:** job grades 8 and above"): the series' name (its last word), and the range's ends
+DEFINED_BY_RANGE_EN = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
+                                 r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}?(?P<series>[A-Za-z]+?)s?"
+                                 r"[ \t]+(?P<lo>\d{1,4})(?:[ \t]*(?:to|through|-|–)[ \t]*(?P<hi>\d{1,4})|[ \t]+(?P<up>and|or)[ \t]+"
+                                 r"(?:above|over|higher|up|more))\b(?=[ \t]*(?:[(;.,]|$))")
 MEMBER_SEPARATORS_EN = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")

@@ -179,6 +179,12 @@ def build_roles(document: Document) -> RoleList:
             if not free(s, e):
                 continue
             q = qm.quantity
+            if line_number and line_number.start(1) == qm.start and "." in line_number.group(1) \
+                    and q.dimension != "number" and qm.text[len(line_number.group(1)):].strip()[:1].isupper():
+                # a clause's number opening its line, read with the capitalised word after it as a unit ("9.4 Days of
+                # temporary housing must be used …"): the number is the clause's, the word its sentence's first
+                add(s, s + len(line_number.group(1)), Role.SECTION)
+                continue
             if q.dimension == "date":
                 add(s, e, Role.DATE, q)
             elif q.dimension == "number" and (line_number and line_number.start(1) == qm.start
