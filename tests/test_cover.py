@@ -2033,6 +2033,9 @@ def test_a_figure_in_a_numbered_range_implies_the_category_the_range_defines():
     question = "I'm a grade 6 manager and the company's moving me. How many days of temporary housing do I get?"
     assert implied_names(question, doc) == ({"Tier 2"}, {"Tier 1", "Tier 3"})
     assert implied_names("I'm grade 9. How long is storage in transit?", doc)[0] == {"Tier 3"}
+    from aegis_tui.answer.pick import unnumbered
+
+    assert unnumbered("I'm grade 9. How long is storage in transit?", doc) == []  # "8 and above" numbers it
     skipped = []
     job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
     from aegis_tui.answer.pick import choose

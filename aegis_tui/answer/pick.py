@@ -557,6 +557,10 @@ def unnumbered(question: str, doc: Document) -> list[str]:
     about is not in the document, and a figure of another member would answer another question."""
     mine = _numbered(question)
     theirs = _numbered(doc.text, set(mine)) if mine else {}
+    # (a range a list item defines a category by holds its numbers: "- Tier 3: job grades 8 and above" numbers grade 9)
+    for series, lo, hi in defined_by_range(doc).values():
+        if series in theirs:
+            theirs[series] |= {n for n in mine.get(series, ()) if lo <= n <= hi}
     return [m.group(0) for m in NUMBERED_NAME_EN.finditer(question)
             if (name := series_name(m.group(1))) in theirs and not _numbered(m.group(0))[name] <= theirs[name]]
 
