@@ -2020,6 +2020,20 @@ def test_an_english_list_of_members_implies_its_category_and_rules_out_the_other
     assert any(f.fact.object_value == "£104.00" and "Band A" in why for fs, why in skipped for f in fs)
 
 
+def test_a_name_defined_by_the_paragraphs_after_it_is_implied_by_a_member_as_spoken():
+    # "本规则所称偏远地区包括：" and the lines after it: a question naming 新疆 or 甘孜 (for 新疆维吾尔自治区, 四川省的甘孜
+    # 藏族自治州, as they are spoken of) or 三沙 (海南省三沙市: the city, not the province) is about 偏远地区
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc = Document.from_text("# 快件规则\n\n第十一条 偏远地区 本规则所称偏远地区包括：\n\n新疆维吾尔自治区、西藏自治区、青海省全境；\n\n"
+                             "四川省的甘孜藏族自治州、阿坝藏族羌族自治州；\n\n海南省三沙市。\n\n偏远地区范围的详细说明见附件1。\n",
+                             "remote.md")
+    members = defined_by_members(doc)["偏远地区"]
+    assert {"新疆维吾尔自治区", "新疆", "甘孜藏族自治州", "甘孜", "三沙市", "三沙"} <= members and "海南" not in members
+    assert implied_names("我从宁川寄到四川甘孜康定，承诺几天到？", doc)[0] == {"偏远地区"}
+    assert implied_names("寄到海南海口要几天？", doc)[0] == set()
+
+
 def test_a_figure_in_a_numbered_range_implies_the_category_the_range_defines():
     # "- Tier 2: job grades 5 to 7": a grade 6 asker is Tier 2; the Tier 1 cell is another tier's, and the words that
     # implied it ("grade 6") are named by the Tier 2 cell
@@ -2070,3 +2084,4 @@ def test_how_a_chinese_question_asks_is_no_word_of_it():
     # a place and its locative, a verb and its complement: the first character and how the question asks
     assert {"县里", "扣掉"} <= seams("钱扣掉上级补助后，市里和县里各出几成？")
     assert "公里" not in seams("离家多少公里？")  # a unit stays a word
+    assert "才能" in seams("超过承诺时限多少天才能按丢件处理？")  # two modals together

@@ -31,6 +31,7 @@ from ..text.lexicon import (
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
+    INCLUDES_LINES_ZH,
     INCLUDES_ZH,
     MEMBER_SEPARATORS_EN,
     MEMBER_SEPARATORS_ZH,
@@ -38,6 +39,7 @@ from ..text.lexicon import (
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
     PERIODS_ZH,
+    PLACE_ENDING_ZH,
     PRONOUNS_EN,
     PRONOUNS_ZH,
     QUERY_STOP_ZH,
@@ -252,6 +254,20 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
             members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
             out.setdefault(name, set()).update(members)
+        for m in INCLUDES_LINES_ZH.finditer(doc.text):
+            members = set()
+            for line in m.group("members").split("\n"):
+                line = re.sub(r"^.*?的", "", line.strip().rstrip("；;。"))  # ("四川省的甘孜藏族自治州、…")
+                for x in MEMBER_SEPARATORS_ZH.split(line):
+                    # (a province before its city names the city: "海南省三沙市"; a place is spoken of by the two
+                    # characters before its administrative ending: 甘孜 for 甘孜藏族自治州, 新疆 for 新疆维吾尔自治区)
+                    x = re.sub(r"^[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,}[市州县区盟])", "", x.strip())
+                    if len(x) >= 2:
+                        members.add(x)
+                        if PLACE_ENDING_ZH.search(x) and len(x) >= 3:
+                            members.add(x[:2])
+            if members:
+                out.setdefault(re.sub(r"^.*?所称", "", m.group("name")), set()).update(members)
         for m in DEFINED_BY_LIST_EN.finditer(doc.text):  # ("Bayview (headquarters)" is Bayview)
             members = {re.sub(r"\s*\(.*\)$", "", x).strip() for x in MEMBER_SEPARATORS_EN.split(m.group("members"))}
             out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)

@@ -61,10 +61,11 @@ def load_segmenter(text: str, background: bool = False) -> None:
 
 
 def _particle_apart(word: str) -> list[str]:
-    """A two-character word whose second character is a locative or a complement ("县里", "扣掉") as its two
-    characters; a unit ("公里") and any other word whole."""
-    if len(word) == 2 and word[1] in PARTICLE_ENDINGS_ZH and parse_quantity("1" + word) is None:
-        return [word[0], word[1]]
+    """A two-character word whose second character is a locative or a complement ("县里", "扣掉"), or both of whose
+    characters are modals ("才能"), as its two characters; a unit ("公里") and any other word whole."""
+    if len(word) == 2 and (word[1] in PARTICLE_ENDINGS_ZH and parse_quantity("1" + word) is None
+                           or word[0] in ASKING_VERBS_ZH and word[1] in ASKING_VERBS_ZH):
+        return [word[0], word[1]]  # (two modals together, "才能" of "多少天才能按丢件处理", are how it asks too)
     return [word]
 
 

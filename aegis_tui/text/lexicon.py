@@ -81,6 +81,12 @@ DEFINED_BY_LIST_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.、)]|[（(]?[一二�
 # (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses, and a
 # member is a name, never a phrase opening with a preposition: "由赡养人自行约定分摊比例和额度" lists nothing)
 MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
+# … or by a sentence ending "X包括：" and the paragraphs after it listing its members ("本规则所称偏远地区包括：\n\n新疆
+# 维吾尔自治区、西藏自治区、青海省全境；\n\n四川省的甘孜藏族自治州、阿坝藏族羌族自治州；"), up to a paragraph that is no list
+INCLUDES_LINES_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:包括|包含|是指|指)[：:][ \t]*\n"
+                               r"(?P<members>(?:[ \t]*\n|[ \t]*[\u4e00-\u9fff（）()、，,]{2,80}[；;。]?[ \t]*\n)+)")
+# a place's administrative ending, after which its first two characters are how it is spoken of ("甘孜藏族自治州": 甘孜)
+PLACE_ENDING_ZH = re.compile(r"(?:省|市|县|区|州|盟|旗|自治区|自治州|地区)(?:全境)?$")
 # … and an English list item naming a category and, after its colon, the proper names in it ("- **Band B:** Marlow
 # Heath, Ashcombe, Fenwick Road and Dunmere Central.", "- Lower-Cost locations: Greystone, Carver Junction and …"):
 # every member capitalised, two at least
