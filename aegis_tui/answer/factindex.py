@@ -667,9 +667,10 @@ class Indexer:
     def _from_own_clause_en(self, key: str, cand: Candidate) -> bool:
         """After the model's last label failed, an English value its own clause links to what it measures: an act's
         time limit ("File a Currency Transaction Report within 15 calendar days" → deadline to file …), a cap an
-        item's head names ("- Fire Department Service Charge: up to $500"), a price ("A replacement card costs
-        $10.00"); the section's title is the subject. Not a condition's threshold ("more than 12 hours"), a range's
-        bound, a clause opening with its condition, nor a worked example's figure."""
+        item's head names ("- Fire Department Service Charge: up to $500"), the section's title the subject; a price,
+        what costs it the subject ("A replacement card costs $10.00": replacement card | price). Not a condition's
+        threshold ("more than 12 hours"), a range's bound, a clause opening with its condition, nor a worked
+        example's figure."""
         if cand.cell or CJK.search(cand.fragment):
             return False
         doc = self.index.document

@@ -278,11 +278,16 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
 def defined_by_range(doc: Document) -> dict[str, tuple[str, int, int]]:
     """The names an English document defines by a numbered range of a series ("- **Tier 1:** job grades 1 to 4",
     "- Tier 3: job grades 8 and above"), each with the series' name and the range's ends."""
-    out: dict[str, tuple[str, int, int]] = {}
-    for m in DEFINED_BY_RANGE_EN.finditer(doc.text):
-        lo = int(m.group("lo"))
-        out[m.group("name").strip()] = (m.group("series").lower(), lo, int(m.group("hi")) if m.group("hi") else 10 ** 6)
-    return out
+    if doc.sha256 not in _RANGES:
+        if len(_RANGES) >= 8:
+            _RANGES.pop(next(iter(_RANGES)))
+        _RANGES[doc.sha256] = {m.group("name").strip(): (m.group("series").lower(), int(m.group("lo")),
+                                                         int(m.group("hi")) if m.group("hi") else 10 ** 6)
+                               for m in DEFINED_BY_RANGE_EN.finditer(doc.text)}
+    return _RANGES[doc.sha256]
+
+
+_RANGES: dict[str, dict[str, tuple[str, int, int]]] = {}
 
 
 def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
@@ -732,6 +737,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
     implying = implying_words(question, doc)
+    kind_asked = [f for f in shortlist if dims is None or _of_a_kind_asked(f, dims)]
+    located = {name for name, members in defined_by_members(doc).items() if name in implying
+               and any(_names(question, m) and _names(f"{f.fact.subject} {f.fact.predicate}", m)
+                       for m in members for f in kind_asked)}
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
@@ -769,9 +778,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             what = {**what, measure: 1.0}
             ms[measure] = 1.0
         for name, words in implying.items():
-            # (a fact of the name a member implies names the member: "at Ashcombe" asked, a Band B cell)
+            # (a fact of the name a member implies names the member: "at Ashcombe" asked, a Band B cell; only as
+            # surely as a section names what it holds where a fact of the kind asked names the member itself, "远郊区县
+            # （含北山县、临江县…）城市低保标准", which then answers before the name's other measures)
             if _names(f"{f.fact.subject} {f.fact.predicate}", name):
-                ms.update({t: 1.0 for t in words & asked})
+                ms.update({t: max(ms.get(t, 0.0), SECTION_WEIGHT if name in located else 1.0) for t in words & asked})
         match[f.key] = ms
         says[f.key] = tuple(sorted((t, what[t]) for t in asked if t in what))
         about[f.key] = {t for t in asked & who if len(t) > 1}
