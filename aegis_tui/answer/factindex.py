@@ -1325,10 +1325,12 @@ _PAID_AS = re.compile(r"^\s*(?:给付|支付|发放|给予|缴纳|计发|补贴|
 # how far around a value (characters, each way) the bounds of sibling cases are looked for
 _CASE_WINDOW = 240
 # who must act, before the modal of a time limit's clause ("出差人员应当在…"), and the modal ending a topic clause
-_MODAL = re.compile(r"应当|必须|应|须|需")
+_MODAL_WORDS = r"应当|必须|应|须|需"
+_MODAL = re.compile(_MODAL_WORDS)
 # who acts, opening a clause that counts a time limit from a day ("街道办事处自受理申请之日起")
-_ACTOR_FROM_ZH = re.compile(rf"^(?!应当|应|须|需|必须)(?P<s>[{CJK_RANGE}（）()]{{2,16}}?)(?:应当|应|须|需|必须)?(?:自|从|在|于)[^，,；;。\d]{{2,20}}?之?日起$")
-_MODAL_END = re.compile(r"(?:应当|应|须|需|必须)$")
+_ACTOR_FROM_ZH = re.compile(rf"^(?!{_MODAL_WORDS})(?P<s>[{CJK_RANGE}（）()]{{2,16}}?)(?:{_MODAL_WORDS})?(?:自|从|在|于)"
+                            r"[^，,；;。\d]{2,20}?之?日起$")
+_MODAL_END = re.compile(rf"(?:{_MODAL_WORDS})$")
 # a leading phrase saying to whom or where a time-limited act is done ("向参保地经办机构备案", "到单位财务部门办理")
 _RECIPIENT = re.compile(r"^(?:向|到|在|于|经)[^，,；;。\d]{1,16}?(?:机构|部门|单位|中心|窗口|机关|公司|银行)(?=..)")
 # whom a value is for, right after it, up to the next value or the clause's end ("$75 for graduate applicants (…)"),

@@ -42,6 +42,7 @@ from ..text.lexicon import (
     PLACE_ENDING_ZH,
     PRONOUNS_EN,
     PRONOUNS_ZH,
+    PROVINCE_BEFORE_CITY_ZH,
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
@@ -261,7 +262,7 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
                 for x in MEMBER_SEPARATORS_ZH.split(line):
                     # (a province before its city names the city: "海南省三沙市"; a place is spoken of by the two
                     # characters before its administrative ending: 甘孜 for 甘孜藏族自治州, 新疆 for 新疆维吾尔自治区)
-                    x = re.sub(r"^[\u4e00-\u9fff]{2,3}省(?=[\u4e00-\u9fff]{2,}[市州县区盟])", "", x.strip())
+                    x = PROVINCE_BEFORE_CITY_ZH.sub("", x.strip())
                     if len(x) >= 2:
                         members.add(x)
                         if PLACE_ENDING_ZH.search(x) and len(x) >= 3:

@@ -85,6 +85,8 @@ MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
 # 维吾尔自治区、西藏自治区、青海省全境；\n\n四川省的甘孜藏族自治州、阿坝藏族羌族自治州；"), up to a paragraph that is no list
 INCLUDES_LINES_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:包括|包含|是指|指)[：:][ \t]*\n"
                                r"(?P<members>(?:[ \t]*\n|[ \t]*[\u4e00-\u9fff（）()、，,]{2,80}[；;。]?[ \t]*\n)+)")
+# a province named before its city ("海南省三沙市": the member is the city)
+PROVINCE_BEFORE_CITY_ZH = re.compile(rf"^[{CJK_RANGE}]{{2,3}}省(?=[{CJK_RANGE}]{{2,}}[市州县区盟])")
 # a place's administrative ending, after which its first two characters are how it is spoken of ("甘孜藏族自治州": 甘孜)
 PLACE_ENDING_ZH = re.compile(r"(?:省|市|县|区|州|盟|旗|自治区|自治州|地区)(?:全境)?$")
 # … and an English list item naming a category and, after its colon, the proper names in it ("- **Band B:** Marlow
