@@ -1977,47 +1977,56 @@ def test_a_cap_asks_for_the_most():
     assert _ends("What is the nightly lodging rate?") == set()
 
 
-def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_others():
-    # 北塘区 is in 二类区域 by the document's list: a 一类区域 table's figure is another area's, whatever the other
-    # words it shares with the question; a question naming no member, or the name itself, is not narrowed
-    from aegis_tui.answer.pick import choose, implied_names
+def choose_noting_skips(question: str, doc: Document, facts) -> tuple[set[str], list]:
+    """The values choose keeps for a question, and the (facts, reason) it skipped."""
+    from aegis_tui.answer.pick import choose
 
-    doc, index = structured("# 物业服务收费办法\n\n## 区域\n\n第五条 区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"
-                            "2. 二类区域：北塘区、西陵区；\n\n## 收费标准\n\n表1 一类区域物业服务费基准价\n\n"
-                            "| 服务等级 | 多层住宅 | 高层住宅 |\n|---|---|---|\n| 一级 | 1.20元 | 2.10元 |\n"
-                            "| 三级 | 0.80元 | 1.70元 |\n\n表2 二类区域物业服务费基准价\n\n| 服务等级 | 多层住宅 | 高层住宅 |\n"
-                            "|---|---|---|\n| 一级 | 1.08元 | 1.89元 |\n| 三级 | 0.72元 | 1.53元 |\n", "fee.md")
-    question = "我们小区在北塘区，三级服务，高层住宅的物业服务费基准价是多少？"
-    assert implied_names(question, doc) == ({"二类区域"}, {"一类区域"})
-    assert implied_names("二类区域北塘区三级高层住宅的基准价是多少？", doc)[1] == set()
-    assert implied_names("三级高层住宅的基准价是多少？", doc) == (set(), set())
-    skipped = []
+    skipped: list = []
     job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
-    chosen = {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})}
-    assert chosen == {"1.53元"}
-    # … and when the shortlist holds only the other area's table, nothing of it answers
+    return {f.fact.object_value for f in choose(job, doc, list(facts), {})}, skipped
+
+
+_AREAS_ZH = ("# 物业服务收费办法\n\n## 区域\n\n第五条 区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"
+             "2. 二类区域：北塘区、西陵区；\n\n## 收费标准\n\n表1 一类区域物业服务费基准价\n\n"
+             "| 服务等级 | 多层住宅 | 高层住宅 |\n|---|---|---|\n| 一级 | 1.20元 | 2.10元 |\n"
+             "| 三级 | 0.80元 | 1.70元 |\n\n表2 二类区域物业服务费基准价\n\n| 服务等级 | 多层住宅 | 高层住宅 |\n"
+             "|---|---|---|\n| 一级 | 1.08元 | 1.89元 |\n| 三级 | 0.72元 | 1.53元 |\n")
+_BANDS_EN = ("# Storage Agreement\n\n## Stores\n\n- **Band A:** Kingsbridge Wharf and Harbour Gate.\n"
+             "- **Band B:** Marlow Heath, Ashcombe (drive-up) and Fenwick Road.\n\n## Rent\n\n"
+             "| Unit size | Band A | Band B |\n|---|---|---|\n| 25 sq ft | £62.00 | £51.00 |\n"
+             "| 50 sq ft | £104.00 | £86.00 |\n")
+
+
+@pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
+    # 北塘区 is in 二类区域 by the document's list: a 一类区域 table's figure is another area's, whatever the other words
+    # it shares with the question
+    (_AREAS_ZH, "我们小区在北塘区，三级服务，高层住宅的物业服务费基准价是多少？", "二类区域", "一类区域",
+     "二类区域北塘区三级高层住宅的基准价是多少？", "1.53元", "1.70元"),
+    # "- **Band B:** Marlow Heath, Ashcombe …" (English lists too): a Band A cell is another store's, though its row is
+    # the size asked and the context every cell shares names all bands
+    (_BANDS_EN, "What's the monthly rent for a 50 sq ft unit at Ashcombe?", "Band B", "Band A",
+     "What's the rent for 50 sq ft at a Band A store like Ashcombe?", "£86.00", "£104.00"),
+])
+def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_others(text, question, implied, sibling,
+                                                                                     naming, chosen, other):
+    # a question naming the name itself, or no member, is not narrowed
+    from aegis_tui.answer.pick import implied_names
+
+    doc, index = structured(text, "areas.md")
+    assert implied_names(question, doc) == ({implied}, {sibling})
+    assert implied_names(naming, doc)[1] == set()
+    got, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert chosen in got and other not in got
+    assert any(f.fact.object_value == other and sibling in why for fs, why in skipped for f in fs)
+
+
+def test_a_shortlist_of_only_the_other_area_s_figures_answers_nothing():
+    doc, index = structured(_AREAS_ZH, "areas.md")
     first = [f for f in index.facts.values() if f.fact.object_value in {"1.20元", "2.10元", "0.80元", "1.70元"}]
-    assert choose(job, doc, first, {}) == []
-    assert any(f.fact.object_value == "1.70元" and "一类区域" in why for fs, why in skipped for f in fs)
+    assert choose_noting_skips("我们小区在北塘区，三级服务，高层住宅的物业服务费基准价是多少？", doc, first)[0] == set()
+    from aegis_tui.answer.pick import implied_names
 
-
-def test_an_english_list_of_members_implies_its_category_and_rules_out_the_others():
-    # "- **Band B:** Marlow Heath, Ashcombe …": a store the question names is in Band B; a Band A or Band C cell is
-    # another store's, though its row is the size asked and the context every cell shares names all bands
-    from aegis_tui.answer.pick import choose, implied_names
-
-    doc, index = structured("# Storage Agreement\n\n## Stores\n\n- **Band A:** Kingsbridge Wharf and Harbour Gate.\n"
-                            "- **Band B:** Marlow Heath, Ashcombe (drive-up) and Fenwick Road.\n\n## Rent\n\n"
-                            "| Unit size | Band A | Band B |\n|---|---|---|\n| 25 sq ft | £62.00 | £51.00 |\n"
-                            "| 50 sq ft | £104.00 | £86.00 |\n", "storage.md")
-    question = "What's the monthly rent for a 50 sq ft unit at Ashcombe?"
-    assert implied_names(question, doc) == ({"Band B"}, {"Band A"})
-    assert implied_names("What's the rent for 50 sq ft at a Band A store like Ashcombe?", doc)[1] == set()
-    skipped = []
-    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
-    chosen = {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})}
-    assert "£104.00" not in chosen and "£86.00" in chosen
-    assert any(f.fact.object_value == "£104.00" and "Band A" in why for fs, why in skipped for f in fs)
+    assert implied_names("三级高层住宅的基准价是多少？", doc) == (set(), set())  # no member named: not narrowed
 
 
 def test_a_name_defined_by_the_paragraphs_after_it_is_implied_by_a_member_as_spoken():
@@ -2050,11 +2059,7 @@ def test_a_figure_in_a_numbered_range_implies_the_category_the_range_defines():
     from aegis_tui.answer.pick import unnumbered
 
     assert unnumbered("I'm grade 9. How long is storage in transit?", doc) == []  # "8 and above" numbers it
-    skipped = []
-    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
-    from aegis_tui.answer.pick import choose
-
-    assert {f.fact.object_value for f in choose(job, doc, list(index.facts.values()), {})} == {"60 days"}
+    assert choose_noting_skips(question, doc, index.facts.values())[0] == {"60 days"}
 
 
 STEPS_ZH = ("# 申请与审核\n\n第二十八条 乡镇（街道）应当自受理申请之日起10个工作日内完成初审。初审可以采取信息核对、入户调查等方式进行。\n\n"

@@ -93,14 +93,14 @@ PLACE_ENDING_ZH = re.compile(r"(?:省|市|县|区|州|盟|旗|自治区|自治�
 # Heath, Ashcombe, Fenwick Road and Dunmere Central.", "- Lower-Cost locations: Greystone, Carver Junction and …"):
 # every member capitalised, two at least
 _MEMBER_EN = r"[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)*(?:[ \t]+\([^()\n]{1,40}\))?"
-DEFINED_BY_LIST_EN = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
-                                r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+"
-                                rf"(?P<members>{_MEMBER_EN}(?:(?:,[ \t]+(?:and[ \t]+)?|[ \t]+and[ \t]+){_MEMBER_EN})+)"
+# (a list item's head naming the category, bold or not, up to its colon)
+_ITEM_NAME_EN = (r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
+                 r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+")
+DEFINED_BY_LIST_EN = re.compile(_ITEM_NAME_EN + rf"(?P<members>{_MEMBER_EN}(?:(?:,[ \t]+(?:and[ \t]+)?|[ \t]+and[ \t]+){_MEMBER_EN})+)"
                                 r"[ \t]*[.;]?[ \t]*$")
 # … or naming a category and the numbered range of a series its members are in ("- **Tier 1:** job grades 1 to 4 (…);",
 # "- **Tier 3:** job grades 8 and above"): the series' name (its last word), and the range's ends
-DEFINED_BY_RANGE_EN = re.compile(r"(?m)^[ \t]*[-*+][ \t]+(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
-                                 r"[ \t]*(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}?(?P<series>[A-Za-z]+?)s?"
+DEFINED_BY_RANGE_EN = re.compile(_ITEM_NAME_EN + r"(?:[A-Za-z-]+[ \t]+){0,2}?(?P<series>[A-Za-z]+?)s?"
                                  r"[ \t]+(?P<lo>\d{1,4})(?:[ \t]*(?:to|through|-|–)[ \t]*(?P<hi>\d{1,4})|[ \t]+(?P<up>and|or)[ \t]+"
                                  r"(?:above|over|higher|up|more))\b(?=[ \t]*(?:[(;.,]|$))")
 MEMBER_SEPARATORS_EN = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
