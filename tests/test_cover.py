@@ -2090,3 +2090,16 @@ def test_how_a_chinese_question_asks_is_no_word_of_it():
     assert {"县里", "扣掉"} <= seams("钱扣掉上级补助后，市里和县里各出几成？")
     assert "公里" not in seams("离家多少公里？")  # a unit stays a word
     assert "才能" in seams("超过承诺时限多少天才能按丢件处理？")  # two modals together
+
+
+def test_a_two_word_compound_is_also_the_word_written_whole():
+    # "set-up" written, "setup" asked (or the other way): hyphens vary in writing; a longer compound is not one word
+    from aegis_tui.answer.pick import _abbreviations
+    from aegis_tui.answer.relevance import BM25
+
+    text = "# Fees\n\nNew accounts pay a deposit of $150. A set-up fee of $25 applies to each new account.\n"
+    doc, index = labelled(text, {"$150": ("New accounts", "deposit"), "$25": ("New account", "set-up fee")})
+    assert _abbreviations(doc)["setup"] == {"set", "up"}
+    assert "employeeplusone" not in _abbreviations(Document.from_text("Employee-plus-one coverage: $26.80.", "x.md"))
+    assert BM25(["a set-up fee of $25", "a deposit of $150"]).scores("is there a setup charge")[0] > 0
+    assert chosen_values("How much is the setup charge?", doc, index)[0] == {"$25"}

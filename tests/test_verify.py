@@ -438,3 +438,26 @@ def test_a_bare_number_after_the_word_making_it_an_age_is_an_age(quote, value, p
         ExtractionPayload.model_validate({"atomic_facts": [_fact("members", "minimum age", value, quote)]}))
     (check,) = report.facts[0].checks
     assert check.passed is passes, check.detail
+
+
+@pytest.mark.parametrize("quote, predicate, value, passes", [
+    ("法定节假日加班的，支付不低于日工资的300%的加班工资。", "加班工资支付标准", "300%", True),  # a share of a base
+    ("Holiday work is paid at 150% of the employee's hourly rate.", "holiday pay rate", "150%", True),
+    ("加班工资的支付标准为300%。", "加班工资支付标准", "300%", False),  # a share of nothing above 100% is no rate
+])
+def test_a_share_above_100_percent_of_a_base_the_quote_names_is_plausible(quote, predicate, value, passes):
+    doc = Document.from_text(f"# 加班\n\n{quote}\n", "share.md")
+    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("plausibility")).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [_fact("职工", predicate, value, quote)]}))
+    (check,) = report.facts[0].checks
+    assert check.passed is passes, check.detail
+
+
+def test_a_mileage_allowance_may_be_a_distance():
+    quote = "Premium SUV rentals include a mileage allowance of 200 miles per Rental Day."
+    doc = Document.from_text(f"# Mileage\n\n{quote}\n", "miles.md")
+    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [_fact("Premium SUV", "Mileage allowance", "200 miles",
+                                                                  quote)]}))
+    (check,) = report.facts[0].checks
+    assert check.passed, check.detail

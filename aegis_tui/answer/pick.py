@@ -49,6 +49,7 @@ from ..text.lexicon import (
     STOP_EN,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
+    TWO_WORD_COMPOUND_EN,
     UNIT_MARKS,
     as_written,
 )
@@ -219,6 +220,11 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
                     if long := _stemmed(" ".join(phrase)):
                         out.setdefault(stem(abbr.lower()), set()).update(long)
                     break
+        # a two-word compound the document hyphenates stands for its words written as one ("setup" asked, "set-up"
+        # written), and they for it: hyphens vary in writing
+        for m in TWO_WORD_COMPOUND_EN.finditer(doc.text.lower()):
+            if len(words := _stemmed(m.group(0))) == 2:
+                out.setdefault(stem(m.group(1) + m.group(2)), set()).update(words)
         # a name the document defines by what it includes ("Basic services (fillings, simple extractions)"): each
         # one-word member stands for the name, as an abbreviation does ("a filling" asked, "Basic services" written)
         for m in _INCLUDES.finditer(doc.text):
@@ -524,10 +530,12 @@ def unmentioned(question: str, doc: Document) -> list[str]:
     _, df = _document_frequency(doc)
     english = [v for v in df if v.isascii() and len(v) >= 5]
 
+    defined = _abbreviations(doc)
+
     def mentioned(t: str) -> bool:
         # an English word is mentioned by any word of its family: one sharing all but its last three letters
-        # (redundant ~ redundancy, reimburse ~ reimbursement)
-        return t in df or t.isascii() and len(t) >= 5 and any(
+        # (redundant ~ redundancy, reimburse ~ reimbursement), or hyphenated ("setup" by "set-up")
+        return t in df or bool(defined.get(t)) or t.isascii() and len(t) >= 5 and any(
             len(os.path.commonprefix((t, v))) >= max(5, min(len(t), len(v)) - 3) for v in english)
 
     # (a pronoun is whom the question speaks of: "can I give him cash" asks nothing of "him")
@@ -673,9 +681,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # and "cancelling" both asked had swapped places by the order of a set)
     alias = {v: a for a in sorted(wanted) for v in derivations(a, df) if v not in wanted}
     asked = {t for t in wanted if t in df or t in alias.values()}
+    # (a word the document writes only hyphenated, "setup" of "set-up", is asked as that compound, as rare as its
+    # commoner word)
+    defined = _abbreviations(doc)
+    joined = {t: max(df[v] for v in defined[t]) for t in wanted - asked if defined.get(t) and defined[t] <= df.keys()}
+    asked |= joined.keys()
     if not asked:
         return None
-    df = {**df, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a]) for a in asked}}
+    df = {**df, **joined, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a])
+                             for a in asked if a not in joined}}
     # each word weighs by its rarity, a Chinese character a quarter as much as a pair (a pair across two words was
     # left out above)
     # (in one order, the words' sums come out the same in every process: ties are decided alike, whatever the hash seed)
@@ -734,7 +748,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # an abbreviation the document defines stands for its words where the question uses the other form only
     # ("short-term disability" asked, "STD benefits" written; "the SAR" asked, "a Suspicious Activity Report"
     # written); a question using both already matches either
-    defined = _abbreviations(doc)
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
     implying = implying_words(question, doc)

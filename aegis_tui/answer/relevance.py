@@ -32,6 +32,7 @@ from ..text.lexicon import (
     QUESTION_ITEMS,
     QUESTION_WORDS,
     SYNONYMS,
+    TWO_WORD_COMPOUND_EN,
     as_written,
 )
 from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
@@ -93,6 +94,8 @@ class BM25:
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
         self.k1, self.b = k1, b
         self._derived: dict[str, set[str]] = {}  # a query term the texts lack → the texts' words derived from it
+        # a two-word compound the texts hyphenate, as one word ("setup" asked, "set-up" written) → its words' terms
+        self._joined = {stem(a + b): {stem(a), stem(b)} for t in texts for a, b in TWO_WORD_COMPOUND_EN.findall(t.lower())}
 
     def scores(self, query: str) -> list[float]:
         q = Counter(terms(query, parts=True))
@@ -100,7 +103,7 @@ class BM25:
         # written; "redundant", "redundancy") is asked as those words, as cover reads it
         for t in [t for t in q if t not in self.idf]:
             if t not in self._derived:  # (each part of a question asks its words again)
-                self._derived[t] = derivations(t, self.idf, suffixed=True)
+                self._derived[t] = derivations(t, self.idf, suffixed=True) | (self._joined.get(t, set()) & self.idf.keys())
             for v in self._derived[t]:
                 q[v] += q[t]
         out = []

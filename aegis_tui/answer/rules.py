@@ -245,14 +245,15 @@ def _names_header(ctx: FactContext, header: str) -> bool:
 
 
 def plausibility(ctx: FactContext) -> CheckResult:
-    """No negative amounts, durations or ages; no rate above 100%."""
+    """No negative amounts, durations or ages; no rate above 100%, unless the quote gives it as a share of a base."""
     q = ctx.quantity
     if not ctx.numeric or q is None:
         return CheckResult("plausibility", True, "not applicable")
     if q.value < 0 and q.dimension in ("money", "time", "age", "count", "rate", "distance", "percent"):
         return CheckResult("plausibility", False, f"negative {q.dimension}: {ctx.fact.object_value}")
     want = expected_dimensions(ctx.fact.predicate)
-    if q.dimension == "percent" and q.value > 100 and want and set(want[1]) & RATE_DIMENSIONS:
+    if q.dimension == "percent" and q.value > 100 and want and set(want[1]) & RATE_DIMENSIONS \
+            and not percent_of(ctx):  # (a share of a base the quote names may exceed it: "日工资的300%")
         return CheckResult("plausibility", False, f"a rate of {ctx.fact.object_value} is above 100%")
     if q.dimension == "age" and q.value > 130:
         return CheckResult("plausibility", False, f"an age of {ctx.fact.object_value} is implausible")

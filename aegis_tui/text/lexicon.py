@@ -308,7 +308,9 @@ PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
     "有效期": ("time",), "年限": ("time",), "周期": ("time",), "基数": ("money",), "工资": ("money",),
     "cap": ("money", "rate"), "allowance": ("money", "rate"), "limit": ("money", "rate", "time"),
     "threshold": ("money",), "deductible": ("money",), "amount": ("money",), "per diem": ("money", "rate"),
-    "mileage": ("rate",), "rate": ("percent", "rate"), "percent": ("percent",), "percentage": ("percent",),
+    "mileage": ("rate",), "mileage allowance": ("distance", "money", "rate"),
+    "mileage limit": ("distance", "money", "rate"), "rate": ("percent", "rate"), "percent": ("percent",),
+    "percentage": ("percent",),
     "share": ("percent",), "tip": ("percent",), "gratuity": ("percent",),
     "deadline": ("time",), "within": ("time",), "days": ("time",), "period": ("time",), "window": ("time",),
     "age": ("age",), "effective date": ("date",), "生效": ("date",),
@@ -336,6 +338,9 @@ PREDICATE_WORDS = [
 # ---- names ----------------------------------------------------------------------------------------------------
 # A question's wording -> the wordings policies use. Expanding the question (not the document) keeps the index
 # per document fixed.
+# a compound of two words, lower-cased ("set-up", "check-in"), not part of a longer one ("employee-plus-one"): hyphens
+# vary in writing, and it may be written as one word
+TWO_WORD_COMPOUND_EN = re.compile(r"(?<![\w-])([a-z]{2,})-([a-z]{2,})(?![\w-])")
 SYNONYMS: dict[str, list[str]] = {
     "封顶线": ["最高支付限额", "封顶"],
     "封顶": ["最高支付限额"],
