@@ -1997,7 +1997,34 @@ _BANDS_EN = ("# Storage Agreement\n\n## Stores\n\n- **Band A:** Kingsbridge Whar
              "| 50 sq ft | £104.00 | £86.00 |\n")
 
 
+_TRADES_ZH = ("# 技能补贴细则\n\n## 补贴标准\n\n表1 证书补贴标准（单位：元/证）\n\n| 证书等级 | A类紧缺职业 | B类重点职业 |\n"
+              "|---|---|---|\n| 五级/初级工 | 1000 | 800 |\n| 三级/高级工 | 2800 | 2300 |\n\n## 附件1 补贴目录\n\n"
+              "### 一、A类紧缺职业（共2个）\n\n| 序号 | 职业（工种） | 职业编码 | 备注 |\n|---|---|---|---|\n"
+              "| 1 | 电工 | 6-31-01-03 | — |\n| 2 | 焊工 | 6-18-02-04 | 含电焊工、气焊工、钎焊工 |\n\n"
+              "### 二、B类重点职业（共2个）\n\n| 序号 | 职业（工种） | 职业编码 | 备注 |\n|---|---|---|---|\n"
+              "| 1 | 家政服务员 | 4-10-01-06 | — |\n| 2 | 保育师 | 4-10-01-03 | — |\n")
+_CLASSES_EN = ("# Licence Fees\n\n## Base fees\n\n| Licence class | 0–2 employees | 3–10 employees |\n|---|---|---|\n"
+               "| Class C — Personal Services | $150.00 | $225.00 |\n| Class D — Enhanced Health Risk | $285.00 | $410.00 |\n\n"
+               "## Appendix 1\n\n**Class C — Personal Services:** hair salons and barber shops; nail salons; pet "
+               "grooming.\n\n**Class D — Enhanced Health Risk:** tattoo studios; body piercing; tanning salons.\n")
+_PARKS_EN = ("# Vending\n\n## Permits\n\n| Permit | Fee |\n|---|---|\n| Park vending permit — Category P1 park | $60.00 |\n"
+             "| Park vending permit — Category P2 park | $35.00 |\n\n## Appendix 3\n\n| Category | Parks |\n|---|---|\n"
+             "| Category P1 | Riverside Park; Alder Beach Park; Harbour Green |\n"
+             "| Category P2 | Millbrook Park; Eastview Commons; Sandpiper Point |\n")
+
+
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
+    # a heading naming a category a table of figures is keyed by, over a table of its members (an appendix's list of
+    # occupations, 焊工 among them; the sub-trades a cell lists too), the cells' unit in the caption ("元/证")
+    (_TRADES_ZH, "我是气焊工，刚考下来高级工的证，补贴多少钱？", "A类紧缺职业", "B类重点职业",
+     "A类紧缺职业气焊工的高级工证书补贴多少钱？", "2800元", "2300元"),
+    # a bold lead naming a category, its members after the colon, separated by semicolons ("nail salons", asked as
+    # "a nail salon")
+    (_CLASSES_EN, "I'm opening a nail salon with two staff. What's the base fee?", "Class C", "Class D",
+     "What's the Class C base fee for a nail salon with two staff?", "$150.00", "$285.00"),
+    # a table of categories, each row's cell listing its members
+    (_PARKS_EN, "What does a park vending permit cost at Alder Beach Park?", "Category P1", "Category P2",
+     "What does a Category P1 park vending permit cost at Alder Beach Park?", "$60.00", "$35.00"),
     # 北塘区 is in 二类区域 by the document's list: a 一类区域 table's figure is another area's, whatever the other words
     # it shares with the question
     (_AREAS_ZH, "我们小区在北塘区，三级服务，高层住宅的物业服务费基准价是多少？", "二类区域", "一类区域",
@@ -2090,6 +2117,10 @@ def test_how_a_chinese_question_asks_is_no_word_of_it():
     assert {"县里", "扣掉"} <= seams("钱扣掉上级补助后，市里和县里各出几成？")
     assert "公里" not in seams("离家多少公里？")  # a unit stays a word
     assert "才能" in seams("超过承诺时限多少天才能按丢件处理？")  # two modals together
+    # a modal and the verb the segmenter joined by guess ("能补", "能贷", "要交"), and the verb and the question word
+    # after it; a word its dictionary holds stays whole (能力)
+    assert {"能补", "能贷", "贷多"} <= seams("政府能补多少？公积金能贷多少？") and "能力" not in seams("我的能力补贴有多少？")
+    assert "能力" in _stemmed("我的能力补贴有多少？") and "要交" not in _stemmed("要交多少钱？") - seams("要交多少钱？")
 
 
 def test_a_two_word_compound_is_also_the_word_written_whole():

@@ -110,6 +110,7 @@ def test_roles(text, number, role):
     ("市内交通补助（元/人/天）", "元/人/天"),
     ("基本热价（元/平方米·采暖期）", "元/平方米·采暖期"),  # … per square metre per heating season
     ("每人每晚住宿费限额如下（单位：元）：", "元"),  # a caption naming its unit as such
+    ("表1 证书补贴标准（单位：元/证）", "元"),  # an amount per a thing no unit names (each certificate's) is that amount
 ])
 def test_header_unit(header, unit):
     assert header_unit(header) == unit

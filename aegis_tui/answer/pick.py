@@ -28,11 +28,14 @@ from ..text.lexicon import (
     DEFINED_BY_LIST_EN,
     DEFINED_BY_LIST_ZH,
     DEFINED_BY_RANGE_EN,
+    DEFINED_BY_SEMICOLONS_EN,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
     INCLUDES_LINES_ZH,
     INCLUDES_ZH,
+    LISTING_CELL,
+    LISTING_SEPARATORS,
     MEMBER_SEPARATORS_EN,
     MEMBER_SEPARATORS_ZH,
     NEGATED_EN,
@@ -278,8 +281,98 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
         for m in DEFINED_BY_LIST_EN.finditer(doc.text):  # ("Bayview (headquarters)" is Bayview)
             members = {re.sub(r"\s*\(.*\)$", "", x).strip() for x in MEMBER_SEPARATORS_EN.split(m.group("members"))}
             out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)
-        _MEMBERS[doc.sha256] = out
+        keys = _table_keys(doc, -1) if DEFINED_BY_SEMICOLONS_EN.search(doc.text) else []
+        for m in DEFINED_BY_SEMICOLONS_EN.finditer(doc.text):
+            # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
+            if any(_names(k, name := m.group("name").strip()) for k in keys):
+                out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
+        for name, members in _defined_by_tables(doc).items():
+            out.setdefault(name, set()).update(members)
+        _MEMBERS[doc.sha256] = _one_name_each(out)
     return _MEMBERS[doc.sha256]
+
+
+def _member_en(text: str) -> set[str]:
+    """The things an English list item names, without what parentheses say and the words that close the list
+    ("hair salons and barber shops" is two); none that is no short name (five words at most)."""
+    x = re.sub(r"\s*\([^()]*\)", "", text).strip().rstrip(".").strip()
+    return {y for y in MEMBER_SEPARATORS_EN.split(re.sub(r"^(?:and|or)\s+", "", x))
+            if 2 <= len(y) and len(y.split()) <= 5 and not set(y) & set("()")}
+
+
+def _member_zh(text: str) -> str:
+    """A thing a Chinese list names, without the word that opens a list ("含电焊工": 电焊工); '' when it is no
+    short name (a form, a sentence: "《…申请表》", "能够通过系统核验身份的无需其他材料")."""
+    x = re.sub(r"^(?:含|包括|包含|其中)", "", text.strip().rstrip("。.;；"))
+    return x if len(x) <= 10 and not set(x) & set("《》（）()，,：:") else ""
+
+
+def _table_keys(doc: Document, skip: int) -> list[str]:
+    """The column and row headers of the document's tables of figures (a cell holding a digit) but one (skip), none
+    listing things ("云溪县、松岩县、白沙县" groups members, it names no category)."""
+    return [h for t in doc.structure.tables if t.index != skip
+            and any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)
+            for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *t.row_headers()]
+            if h and not LISTING_CELL.match(h)]
+
+
+def _items(text: str) -> set[str]:
+    return {y for x in LISTING_SEPARATORS.split(text.strip().rstrip("。.;；"))
+            for y in (_member_en(x) if x.isascii() else {_member_zh(x)}) if len(y) >= 2}
+
+
+def _defined_by_tables(doc: Document) -> dict[str, set[str]]:
+    """Names a document defines by a table of their members: a table under a heading naming a category that a
+    table of figures is keyed by ("### 一、A类紧缺职业（共20个）" over the occupations, a row each, where the 补贴标准
+    table has an A类紧缺职业 column; "（一）一类偏远乡镇" over 区县 | 乡镇 rows, the towns listed in a cell), or a table
+    of categories, each row's label one a table of figures is keyed by and a cell of it listing its members
+    ("| Category P1 | Riverside Park; Alder Beach Park; … |")."""
+    out: dict[str, set[str]] = {}
+    for table in doc.structure.tables:
+        body = range(table.header_rows, len(table.rows))
+        path = doc.structure.heading_path(table.start)
+        name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(path[-1])) if path else ""
+        keys = None
+        if len(name) >= 2 and not illustrative(doc, table.start):
+            keys = _table_keys(doc, table.index)
+            if any(name in k for k in keys):
+                labels = [table.row_header(r) for r in body]
+                width = max((len(table.rows[r]) for r in body), default=0)
+                if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
+                    # (a label and its list: 区县 | 乡镇 — the labels group the members)
+                    members = {x for r in body for c in table.rows[r][1:] for x in _items(c.text)}
+                else:  # its rows' labels, and what a cell lists ("含电焊工、气焊工、钎焊工")
+                    members = {x for x in labels if x and not any(ch.isdigit() for ch in x)}
+                    members |= {x for r in body for c in table.rows[r] if LISTING_CELL.match(c.text.strip())
+                                for x in _items(c.text)}
+                out.setdefault(name, set()).update(x for x in members if x != name)
+        for r in body:
+            label = table.row_header(r)
+            lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
+            if label and lists:
+                if keys is None:
+                    keys = _table_keys(doc, table.index)
+                if any(label in k for k in keys):
+                    out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
+    return out
+
+
+def _one_name_each(defined: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The members each name holds that no kin of it holds too (a county listed under two classes of towns tells
+    neither apart); an English member also in the singular ("nail salons" asked as "a nail salon")."""
+    out = {}
+    for name, members in defined.items():
+        shared = {m for other, theirs in defined.items() if other != name and _kin(other, name) for m in theirs}
+        kept = members - shared
+        out[name] = kept | {_one_of(m) for m in kept if m.isascii() and m[:1].islower()}
+    return out
+
+
+def _one_of(plural: str) -> str:
+    """An English plural's singular, as a list's members are asked one at a time (salons, facilities)."""
+    if plural.endswith("ies"):
+        return plural[:-3] + "y"
+    return plural[:-1] if plural.endswith("s") and not plural.endswith(("ss", "is", "us")) else plural
 
 
 def defined_by_range(doc: Document) -> dict[str, tuple[str, int, int]]:

@@ -19,6 +19,7 @@ from .lexicon import (
     NUMERALS_ZH,
     PARTICLE_ENDINGS_ZH,
     PARTY_SUFFIXES_EN,
+    QUESTION_WORDS,
     SERIES_NAMES_EN,
     STOP_EN,
     SUBJECT_ALIASES,
@@ -62,11 +63,17 @@ def load_segmenter(text: str, background: bool = False) -> None:
 
 def _particle_apart(word: str) -> list[str]:
     """A two-character word whose second character is a locative or a complement ("县里", "扣掉"), or both of whose
-    characters are modals ("才能"), as its two characters; a unit ("公里") and any other word whole."""
+    characters are modals ("才能"), or a modal and the verb after it that the segmenter joined by guess, not from its
+    dictionary ("能补", "能贷", "要交"; not 能力, 要求, 会议), as its two characters; a unit ("公里") and any other word
+    whole."""
     if len(word) == 2 and (word[1] in PARTICLE_ENDINGS_ZH and parse_quantity("1" + word) is None
-                           or word[0] in ASKING_VERBS_ZH and word[1] in ASKING_VERBS_ZH):
+                           or word[0] in ASKING_VERBS_ZH and word[1] in ASKING_VERBS_ZH
+                           or word[0] in ASKING_VERBS_ZH and _segmenter().FREQ.get(word, 0) < GUESSED_WORD_FREQ):
         return [word[0], word[1]]  # (two modals together, "才能" of "多少天才能按丢件处理", are how it asks too)
     return [word]
+
+
+GUESSED_WORD_FREQ = 50  # a word the segmenter's dictionary counts fewer times is one it guessed ("会扣": 3)
 
 
 def seams(text: str) -> set[str]:
@@ -82,8 +89,10 @@ def seams(text: str) -> set[str]:
             inside.update(a + b for a, b in zip(w, w[1:]))
         # (a modal, light verb or particle standing alone, 能 of 补助金能拿, 了 of 买了, is how a question asks, as
         # English "can", "get", "did": a pair it makes with a neighbour is no word either)
+        # (nor one a question word makes with the word before it: 贷多 of 能贷多少)
         across.update(x[-1] + y[0] for x, y in zip(words, words[1:])
-                      if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH)
+                      if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH
+                      or QUESTION_WORDS.match(y))
     return across - inside
 
 

@@ -104,6 +104,15 @@ DEFINED_BY_RANGE_EN = re.compile(_ITEM_NAME_EN + r"(?:[A-Za-z-]+[ \t]+){0,2}?(?P
                                  r"[ \t]+(?P<lo>\d{1,4})(?:[ \t]*(?:to|through|-|–)[ \t]*(?P<hi>\d{1,4})|[ \t]+(?P<up>and|or)[ \t]+"
                                  r"(?:above|over|higher|up|more))\b(?=[ \t]*(?:[(;.,]|$))")
 MEMBER_SEPARATORS_EN = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
+# … or a lead, bold or not, in a list item or opening a paragraph, naming a category (its name before any dash of
+# what it is) and after its colon the things in it, separated by semicolons ("**Class C — Personal Services —
+# Standard:** hair salons and barber shops; nail salons; …", "- **Group 2:** Canada (Corvane Canada ULC); Ireland (…)")
+DEFINED_BY_SEMICOLONS_EN = re.compile(
+    r"(?m)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)(?:[ \t]+[—–][^*\n:]*)?"
+    r"(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?P<members>[^\n;:]+(?:;[ \t]*[^\n;:]+)+?)[ \t]*[.;]?[ \t]*$")
+# a table cell listing things (three at least: "Riverside Park; Alder Beach Park; Harbour Green", "龙潭镇、石门乡、…")
+LISTING_CELL = re.compile(r"^[^;；、]+(?:[;；、][^;；、]+){2,}$")
+LISTING_SEPARATORS = re.compile(r"\s*[;；、]\s*")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 # Money as it is spoken ("每年交3000块钱", "五百块"): 块 after a figure is 元; not after a vague one ("几十块钱", "十几块")

@@ -118,8 +118,10 @@ def header_unit(header: str) -> str | None:
     """The unit a header or caption states: "省内（元/人）" -> "元/人", "Maximum Rate ($)" -> "$", "单位：万元"."""
     for m in _HEADER_UNIT.finditer(header):
         unit = _UNIT_LABEL.sub("", next(g for g in m.groups() if g).strip())
-        # a rate per two things ("元/人·天", "元/人/天"): per the first of them, as its dimension goes
-        for cut in (unit, *(unit[:i] for i in reversed(range(len(unit))) if unit[i] in "·/" and "/" in unit[:i])):
+        # a rate per two things ("元/人·天", "元/人/天"): per the first of them, as its dimension goes; an amount per
+        # a thing no unit names ("元/证", "元/项": each certificate's, each award's) is that amount
+        cuts = (unit, *(unit[:i] for i in reversed(range(len(unit))) if unit[i] in "·/" and "/" in unit[:i]))
+        for cut in (*cuts, unit.split("/")[0] if "/" in unit else ""):
             if _with_unit("1", cut) is not None:
                 return cut
     return None
