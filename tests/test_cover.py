@@ -362,6 +362,8 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("护理补贴一个月能领多少？", {"money", "percent", "rate"}),  # 一个月 as 每月: "元/人·月"
     # a day asked: a date, or a day of the month a document counts as days ("每月15日前")
     ("报停最晚要在哪天之前申请？", {"date", "time"}),
+    # 百分之几 asks a share, and its part is a part that asks
+    ("这个奖一年给多少钱？成绩得排进专业前百分之几才能申请？", {"money", "percent", "rate"}),
 ])
 def test_a_question_says_what_kind_of_quantity_it_asks_for(question, dims):
     from aegis_tui.answer.pick import asked_dimensions

@@ -61,7 +61,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")
-QUESTION_WORDS = re.compile(r"多少|多[大高长久]|什么|几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|是不是|能不能|可不可以|\b(?:what|how|when|which|who|where|whether|"
+QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|是不是|能不能|可不可以|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
@@ -229,9 +229,10 @@ CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after
 # English phrases of how, not what: "at the same time", "at one time", "at once" say simultaneously, whatever is
 # asked ("How many books can I have on hold at the same time?" asks of holds, not of a time)
 HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\b|\bat\s+once\b", re.IGNORECASE)
-# … and Chinese phrases asking how long or when, which English asks by filler words ("how long", "when"): 多长时间
-# asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks of
-HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时")
+# … and Chinese phrases asking how long, when or what share, which English asks by filler words ("how long", "when",
+# "what percentage"): 多长时间 asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks
+# of; 百分之几 names no 百分 of it
+HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少")
 # A worked example or a question the document poses (an FAQ's "问：…？", "Q: …?") states a case's figures, not the
 # rule's: what opens such a paragraph ("示例一：", "例2：", "Example 3:", "Worked example —"), a heading over examples
 # ("附件 差旅费报销计算示例", "Examples"), and what opens a posed question
