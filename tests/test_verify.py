@@ -413,16 +413,22 @@ def test_an_english_predicate_keyword_is_a_word_not_a_piece_of_one():
     assert expected_dimensions("benefit limits")[0] == "limit"
 
 
+def _only_check(rule: str, quote: str, subject: str, predicate: str, value: str):
+    """The one check of a rule on a fact quoting a one-sentence document."""
+    doc = Document.from_text(f"# Rule\n\n{quote}\n", "rule.md")
+    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only(rule)).verify(
+        ExtractionPayload.model_validate({"atomic_facts": [_fact(subject, predicate, value, quote)]}))
+    (check,) = report.facts[0].checks
+    return check
+
+
 @pytest.mark.parametrize("quote, predicate, value, passes", [
     ("住宿费按单人标准的1.5倍报销。", "住宿费报销标准", "1.5倍", True),  # a multiple of the standard it names
     ("住宿费报销标准为1.5倍。", "住宿费报销标准", "1.5倍", False),  # a ratio of nothing is no standard
 ])
 def test_a_ratio_stated_as_a_multiple_of_an_amount_fits_a_money_measure(quote, predicate, value, passes):
     # "按单人标准的1.5倍": a money measure given as a multiple of an amount the quote names, as "标准的50%" is a share
-    doc = Document.from_text(f"# 差旅\n\n{quote}\n", "ratio.md")
-    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
-        ExtractionPayload.model_validate({"atomic_facts": [_fact("员工", predicate, value, quote)]}))
-    (check,) = report.facts[0].checks
+    check = _only_check("unit_dimension", quote, "员工", predicate, value)
     assert check.passed is passes, check.detail
 
 
@@ -433,10 +439,7 @@ def test_a_ratio_stated_as_a_multiple_of_an_amount_fits_a_money_measure(quote, p
     ("The club has 65 lockers for members.", "65", False),  # a bare count is no age
 ])
 def test_a_bare_number_after_the_word_making_it_an_age_is_an_age(quote, value, passes):
-    doc = Document.from_text(f"# Eligibility\n\n{quote}\n", "age.md")
-    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
-        ExtractionPayload.model_validate({"atomic_facts": [_fact("members", "minimum age", value, quote)]}))
-    (check,) = report.facts[0].checks
+    check = _only_check("unit_dimension", quote, "members", "minimum age", value)
     assert check.passed is passes, check.detail
 
 
@@ -446,18 +449,11 @@ def test_a_bare_number_after_the_word_making_it_an_age_is_an_age(quote, value, p
     ("加班工资的支付标准为300%。", "加班工资支付标准", "300%", False),  # a share of nothing above 100% is no rate
 ])
 def test_a_share_above_100_percent_of_a_base_the_quote_names_is_plausible(quote, predicate, value, passes):
-    doc = Document.from_text(f"# 加班\n\n{quote}\n", "share.md")
-    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("plausibility")).verify(
-        ExtractionPayload.model_validate({"atomic_facts": [_fact("职工", predicate, value, quote)]}))
-    (check,) = report.facts[0].checks
+    check = _only_check("plausibility", quote, "职工", predicate, value)
     assert check.passed is passes, check.detail
 
 
 def test_a_mileage_allowance_may_be_a_distance():
-    quote = "Premium SUV rentals include a mileage allowance of 200 miles per Rental Day."
-    doc = Document.from_text(f"# Mileage\n\n{quote}\n", "miles.md")
-    report = Tier1CodeVerifier(doc, DEFAULT_RULES.only("unit_dimension")).verify(
-        ExtractionPayload.model_validate({"atomic_facts": [_fact("Premium SUV", "Mileage allowance", "200 miles",
-                                                                  quote)]}))
-    (check,) = report.facts[0].checks
+    check = _only_check("unit_dimension", "Premium SUV rentals include a mileage allowance of 200 miles per Rental Day.",
+                        "Premium SUV", "Mileage allowance", "200 miles")
     assert check.passed, check.detail
