@@ -317,6 +317,7 @@ def _table_keys(doc: Document, skip: int) -> list[str]:
 
 
 def _items(text: str) -> set[str]:
+    """The things a table cell lists ("Riverside Park; Alder Beach Park; …", "龙潭镇、石门乡、…")."""
     return {y for x in LISTING_SEPARATORS.split(text.strip().rstrip("。.;；"))
             for y in (_member_en(x) if x.isascii() else {_member_zh(x)}) if len(y) >= 2}
 

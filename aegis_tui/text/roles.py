@@ -121,7 +121,7 @@ def header_unit(header: str) -> str | None:
         # a rate per two things ("元/人·天", "元/人/天"): per the first of them, as its dimension goes; an amount per
         # a thing no unit names ("元/证", "元/项": each certificate's, each award's) is that amount
         cuts = (unit, *(unit[:i] for i in reversed(range(len(unit))) if unit[i] in "·/" and "/" in unit[:i]))
-        for cut in (*cuts, unit.split("/")[0] if "/" in unit else ""):
+        for cut in (*cuts, *unit.split("/")[:1 if "/" in unit else 0]):
             if _with_unit("1", cut) is not None:
                 return cut
     return None
