@@ -281,12 +281,13 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
         for m in DEFINED_BY_LIST_EN.finditer(doc.text):  # ("Bayview (headquarters)" is Bayview)
             members = {re.sub(r"\s*\(.*\)$", "", x).strip() for x in MEMBER_SEPARATORS_EN.split(m.group("members"))}
             out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)
-        keys = _table_keys(doc, -1) if DEFINED_BY_SEMICOLONS_EN.search(doc.text) else []
+        keyed = _table_keys(doc)
+        keys = [k for ks in keyed.values() for k in ks]
         for m in DEFINED_BY_SEMICOLONS_EN.finditer(doc.text):
             # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
             if any(_names(k, name := m.group("name").strip()) for k in keys):
                 out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
-        for name, members in _defined_by_tables(doc).items():
+        for name, members in _defined_by_tables(doc, keyed).items():
             out.setdefault(name, set()).update(members)
         _MEMBERS[doc.sha256] = _one_name_each(out)
     return _MEMBERS[doc.sha256]
@@ -307,13 +308,13 @@ def _member_zh(text: str) -> str:
     return x if len(x) <= 10 and not set(x) & set("《》（）()，,：:") else ""
 
 
-def _table_keys(doc: Document, skip: int) -> list[str]:
-    """The column and row headers of the document's tables of figures (a cell holding a digit) but one (skip), none
-    listing things ("云溪县、松岩县、白沙县" groups members, it names no category)."""
-    return [h for t in doc.structure.tables if t.index != skip
-            and any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)
-            for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *t.row_headers()]
-            if h and not LISTING_CELL.match(h)]
+def _table_keys(doc: Document) -> dict[int, list[str]]:
+    """The column and row headers of each of the document's tables of figures (a cell holding a digit), by table,
+    none listing things ("云溪县、松岩县、白沙县" groups members, it names no category)."""
+    return {t.index: [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)),
+                                  *t.row_headers()] if h and not LISTING_CELL.match(h)]
+            for t in doc.structure.tables
+            if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)}
 
 
 def _items(text: str) -> set[str]:
@@ -322,39 +323,35 @@ def _items(text: str) -> set[str]:
             for y in (_member_en(x) if x.isascii() else {_member_zh(x)}) if len(y) >= 2}
 
 
-def _defined_by_tables(doc: Document) -> dict[str, set[str]]:
+def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
     """Names a document defines by a table of their members: a table under a heading naming a category that a
     table of figures is keyed by ("### 一、A类紧缺职业（共20个）" over the occupations, a row each, where the 补贴标准
     table has an A类紧缺职业 column; "（一）一类偏远乡镇" over 区县 | 乡镇 rows, the towns listed in a cell), or a table
     of categories, each row's label one a table of figures is keyed by and a cell of it listing its members
-    ("| Category P1 | Riverside Park; Alder Beach Park; … |")."""
+    ("| Category P1 | Riverside Park; Alder Beach Park; … |"). keyed: each table of figures' headers (_table_keys).
+    """
     out: dict[str, set[str]] = {}
     for table in doc.structure.tables:
         body = range(table.header_rows, len(table.rows))
         path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(path[-1])) if path else ""
-        keys = None
+        keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         if len(name) >= 2 and not illustrative(doc, table.start):
-            keys = _table_keys(doc, table.index)
             if any(name in k for k in keys):
-                labels = [table.row_header(r) for r in body]
                 width = max((len(table.rows[r]) for r in body), default=0)
                 if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
                     # (a label and its list: 区县 | 乡镇 — the labels group the members)
                     members = {x for r in body for c in table.rows[r][1:] for x in _items(c.text)}
                 else:  # its rows' labels, and what a cell lists ("含电焊工、气焊工、钎焊工")
-                    members = {x for x in labels if x and not any(ch.isdigit() for ch in x)}
+                    members = {x for r in body if (x := table.row_header(r)) and not any(ch.isdigit() for ch in x)}
                     members |= {x for r in body for c in table.rows[r] if LISTING_CELL.match(c.text.strip())
                                 for x in _items(c.text)}
                 out.setdefault(name, set()).update(x for x in members if x != name)
         for r in body:
             label = table.row_header(r)
             lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
-            if label and lists:
-                if keys is None:
-                    keys = _table_keys(doc, table.index)
-                if any(label in k for k in keys):
-                    out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
+            if label and lists and any(label in k for k in keys):
+                out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
     return out
 
 

@@ -94,8 +94,16 @@ class BM25:
         self.idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
         self.k1, self.b = k1, b
         self._derived: dict[str, set[str]] = {}  # a query term the texts lack → the texts' words derived from it
-        # a two-word compound the texts hyphenate, as one word ("setup" asked, "set-up" written) → its words' terms
-        self._joined = {stem(a + b): {stem(a), stem(b)} for t in texts for a, b in TWO_WORD_COMPOUND_EN.findall(t.lower())}
+        self._texts = texts
+        self._joined: dict[str, set[str]] | None = None  # (read once a query term the texts lack asks for it)
+
+    def joined(self, term: str) -> set[str]:
+        """The words' terms of a two-word compound the texts hyphenate, for the compound asked as one word ("setup"
+        asked, "set-up" written)."""
+        if self._joined is None:
+            self._joined = {stem(a + b): {stem(a), stem(b)} for t in self._texts
+                            for a, b in TWO_WORD_COMPOUND_EN.findall(t.lower())}
+        return self._joined.get(term, set()) & self.idf.keys()
 
     def scores(self, query: str) -> list[float]:
         q = Counter(terms(query, parts=True))
@@ -103,7 +111,7 @@ class BM25:
         # written; "redundant", "redundancy") is asked as those words, as cover reads it
         for t in [t for t in q if t not in self.idf]:
             if t not in self._derived:  # (each part of a question asks its words again)
-                self._derived[t] = derivations(t, self.idf, suffixed=True) | (self._joined.get(t, set()) & self.idf.keys())
+                self._derived[t] = derivations(t, self.idf, suffixed=True) | self.joined(t)
             for v in self._derived[t]:
                 q[v] += q[t]
         out = []
