@@ -363,8 +363,14 @@ def clause_start(text: str, at: int) -> int:
 
 
 def value_at(fact) -> int:
-    """Where a fact's value stands in its quote; -1 when the quote does not hold it as written."""
-    return fact.source_text.find(fact.object_value)
+    """Where a fact's value stands in its quote; -1 when the quote does not hold it as written. Not inside another
+    figure: "5天" stands after "15天" in "每年累计不得超过15天，单次不得超过5天"."""
+    value, quote = fact.object_value, fact.source_text
+    if value[:1].isdigit() or value[-1:].isdigit():
+        edges = (r"(?<![\d.])" if value[:1].isdigit() else "") + re.escape(value) + (r"(?!\d)" if value[-1:].isdigit() else "")
+        if m := re.search(edges, quote):
+            return m.start()
+    return quote.find(value)
 
 
 def clause_topic(fact) -> str:

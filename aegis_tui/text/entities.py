@@ -137,7 +137,8 @@ def stem(word: str) -> str:
     for suf in ("ement", "ment", "ing", "ed", "es", "s", "al"):  # (accidental ~ accident, renewal ~ renew)
         # a verb ending keeps a stem of three letters ("wiring", "rated"), not "speed" or "using"
         short = suf in ("ing", "ed") and len(w) - len(suf) >= 3 and not w.endswith("eed")
-        if (len(w) > len(suf) + 3 or short) and w.endswith(suf):
+        if (len(w) > len(suf) + 3 or short) and w.endswith(suf) and not (suf == "s" and w.endswith("ss")):
+            # (a word ending in "ss" is no plural: class ~ classes, business ~ businesses)
             out = w[: -len(suf)]
             if suf in ("ing", "ed"):
                 out = _verb_stem(out)

@@ -261,19 +261,24 @@ NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
 # question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
 # and the phrase none of its bigrams. A figure before or after it makes it a length ("工作满一年", "一年半") or an
-# ordinal ("第一次", "头一年"), not a period. (English needs none: "weekly" is "week" differently derived, as cover
-# reads words.)
+# ordinal ("第一次", "头一年", "上一年"), not a period; 每 says a period whatever stands before it ("原则上每周").
+# (English needs none: "weekly" is "week" differently derived, as cover reads words.)
 _NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第头近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
 _NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多|后|前|期|性|零)"
+
+
+def _period_zh(every: str, other: str) -> re.Pattern:
+    """A period's phrases: those saying 每 (every), and the others where no figure or ordinal stands before them."""
+    return re.compile(rf"(?:每一?(?:{every})|{_NOT_A_PERIOD_BEFORE_ZH}(?:{other})){_NOT_A_PERIOD_AFTER_ZH}")
+
+
 PERIODS_ZH = (
-    ("〈每年〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?年度?|每个年度|全年|年度|一年(?:内|里|中)?|[/／]年)"
-                          + _NOT_A_PERIOD_AFTER_ZH)),
-    ("〈每月〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?个?月|月度|按月|一个月|[/／]月)" + _NOT_A_PERIOD_AFTER_ZH)),
-    ("〈每周〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?(?:周|个?星期)|一周|一个?星期|[/／]周)" + _NOT_A_PERIOD_AFTER_ZH)),
-    ("〈每天〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?[天日]|按日|日均|一天(?:内|里)?|[/／]人?[天日])"
-                          + _NOT_A_PERIOD_AFTER_ZH)),
-    ("〈每次〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?次|单次|一次|[/／]次)" + _NOT_A_PERIOD_AFTER_ZH)),
-    ("〈每笔〉", re.compile(_NOT_A_PERIOD_BEFORE_ZH + r"(?:每一?笔|单笔|一笔|[/／]笔)" + _NOT_A_PERIOD_AFTER_ZH)),
+    ("〈每年〉", _period_zh(r"年度?|个年度", r"全年|年度|一年(?:内|里|中)?|[/／]年")),
+    ("〈每月〉", _period_zh(r"个?月", r"月度|按月|一个月|[/／]月")),
+    ("〈每周〉", _period_zh(r"(?:周|个?星期)", r"一周|一个?星期|[/／]周")),
+    ("〈每天〉", _period_zh(r"[天日]", r"按日|日均|一天(?:内|里)?|[/／]人?[天日]")),
+    ("〈每次〉", _period_zh(r"次", r"单次|一次|[/／]次")),
+    ("〈每笔〉", _period_zh(r"笔", r"单笔|一笔|[/／]笔")),
 )
 # Characters of a Chinese question that are no word of what it asks (第: an ordinal's mark, "第一次" names no 第二套)
 QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少几分别哪些什么吗呢")
