@@ -1613,9 +1613,9 @@ def test_a_longest_period_and_a_number_s_own_unit_answer_as_asked(question, valu
     ("最短租期", {"least"}), ("the shortest notice", {"least"}), ("领取期限", set()),
 ])
 def test_the_longest_is_the_most_and_the_shortest_the_least(text, ends):
-    from aegis_tui.answer.pick import _ends
+    from aegis_tui.answer.pick import named_ends
 
-    assert _ends(text) == ends
+    assert named_ends(text) == ends
 
 
 LIBRARY = ("# Card types and borrowing limits\n\n| Card type | Who qualifies | Items out at one time | Active holds | "
@@ -1973,12 +1973,12 @@ def test_a_non_word_of_the_question_excludes_what_it_negates():
 
 def test_a_cap_asks_for_the_most():
     # "cap" is the noun for the most, as "ceiling" and 封顶 are: a fact reimbursed "up to" a figure answers it
-    from aegis_tui.answer.pick import _ends
+    from aegis_tui.answer.pick import named_ends
 
-    assert _ends("What is the nightly lodging cap?") == {"most"}
-    assert _ends("Is there a cap on what one person pays?") == {"most"}
-    assert _ends("What does a baseball cap cost?") == {"most"}  # (a word, not a sense: the price is still asked)
-    assert _ends("What is the nightly lodging rate?") == set()
+    assert named_ends("What is the nightly lodging cap?") == {"most"}
+    assert named_ends("Is there a cap on what one person pays?") == {"most"}
+    assert named_ends("What does a baseball cap cost?") == {"most"}  # (a word, not a sense: the price is still asked)
+    assert named_ends("What is the nightly lodging rate?") == set()
 
 
 def choose_noting_skips(question: str, doc: Document, facts) -> tuple[set[str], list]:
@@ -2015,7 +2015,6 @@ _PARKS_EN = ("# Vending\n\n## Permits\n\n| Permit | Fee |\n|---|---|\n| Park ven
              "| Park vending permit — Category P2 park | $35.00 |\n\n## Appendix 3\n\n| Category | Parks |\n|---|---|\n"
              "| Category P1 | Riverside Park; Alder Beach Park; Harbour Green |\n"
              "| Category P2 | Millbrook Park; Eastview Commons; Sandpiper Point |\n")
-
 
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
     # a heading naming a category a table of figures is keyed by, over a table of its members (an appendix's list of
@@ -2138,3 +2137,73 @@ def test_a_two_word_compound_is_also_the_word_written_whole():
     assert "employeeplusone" not in _abbreviations(Document.from_text("Employee-plus-one coverage: $26.80.", "x.md"))
     assert BM25(["a set-up fee of $25", "a deposit of $150"]).scores("is there a setup charge")[0] > 0
     assert chosen_values("How much is the setup charge?", doc, index)[0] == {"$25"}
+
+
+def test_the_period_a_value_s_clause_counts_it_over_is_what_it_is():
+    # the label stops before the period ("时间原则上"): the clause before each value says which period it is of
+    doc, index = labelled("# 勤工助学\n\n学生参加勤工助学的时间原则上每周不超过8小时，每月不超过40小时，且不得影响正常学习。\n",
+                          {"8小时": ("学生参加勤工助学", "时间原则上"), "40小时": ("勤工助学", "每月")})
+    picked, reasons = chosen_values("勤工助学一周最多能干几个小时？一个月最多又是多少？", doc, index)
+    assert picked == {"8小时", "40小时"}, reasons
+    assert chosen_values("勤工助学每周最多几个小时？", doc, index)[0] == {"8小时"}
+
+
+FINES = ("# Standard loan periods\n\n| Item type | Loan period | Renewals | Overdue fine per day | Maximum fine per item |\n"
+         "|---|---|---|---|---|\n| Books | 21 days | 3 | $0.25 | $6.00 |\n"
+         "| Mobile Wi-Fi hotspots | 14 days | 0 | $5.00 | $50.00 |\n\n"
+         "# Waivers\n\nThe Circulation Manager may waive charges of up to $25.00.\n")
+
+
+def test_a_part_asking_only_for_the_most_is_answered_by_the_maximum_of_what_is_asked_about():
+    doc, index = structured(FINES, "fines.md")
+    question = ("I still have the library's Wi-Fi hotspot and it's past due. How much am I being charged per day, "
+                "and what's the most it can add up to?")
+    picked, reasons = chosen_values(question, doc, index)
+    # not the waiver's "up to $25.00", of no one the question names
+    assert picked == {"$5.00", "$50.00"}, reasons
+    # a place one drives up to is no bound
+    from aegis_tui.text.lexicon import BOUND_MOST
+    assert not BOUND_MOST.search("I want to drive up to Vancouver for a few days") and BOUND_MOST.search("up to $500")
+
+
+def test_the_end_a_question_asks_tells_two_values_of_one_row_apart():
+    from aegis_tui.answer.pipeline import _singled_out
+    from aegis_tui.answer.states import Answer
+
+    doc, index = structured(FINES, "fines.md")
+    row = [f for f in index.facts.values() if f.fact.object_value in ("$5.00", "$50.00")]
+    question = "For a Wi-Fi hotspot, what is the fine per day, and what's the most it can add up to?"
+    texts = {f.key: f"{f.fact.subject} {f.fact.predicate} {f.fact.source_text}" for f in row}
+    # both state a fine "per" something; "day" tells the first, the maximum its label names the second
+    assert len(_singled_out(row, texts, Answer(question=question, mode="index"))) == 2
+
+
+GYM = ("# Membership tiers\n\n| | Essential | Plus | Premier |\n|---|---|---|---|\n"
+       "| Joining fee | $99 | $49 | $0 |\n| Monthly dues (12-month contract) | $39.99 | $59.99 | $94.99 |\n"
+       "| Monthly dues (no contract) | $49.99 | $74.99 | $114.99 |\n"
+       "| Guest passes per month | 0 | 2 | 4 |\n| Group class credits per month | 4 | 12 | 20 |\n\n"
+       "# Billing\n\nMembers pay dues on the first day of each month. A contract runs for 12 months.\n")
+
+
+def test_a_table_measuring_along_its_rows_says_what_a_cell_is_by_its_row():
+    from aegis_tui.answer.pick import _measured_by_row
+
+    doc, index = structured(GYM, "gym.md")
+    [table] = doc.structure.tables
+    assert _measured_by_row(table)
+    assert not _measured_by_row(structured(FINES, "fines.md")[0].structure.tables[0])  # a column per measure
+    picked, reasons = chosen_values("I'm on the Plus plan with a 12-month contract. What do I pay each month, and how "
+                                    "many classes can I take?", doc, index)
+    assert picked == {"$59.99", "12"}, reasons
+
+
+def test_a_word_the_document_never_uses_is_asked_where_a_label_written_for_it_does():
+    doc, index = labelled("# Requesting a Service Credit\n\nTo receive a Service Credit, the Customer must submit a "
+                          "request through the support portal within 30 days after the end of the month. Each credit "
+                          "claim must give the ticket number; claims are reviewed within 15 business days.\n",
+                          {"30 days": ("Requesting a Service Credit",
+                                       "deadline to submit a request through the support portal"),
+                           "15 business days": ("credit claim", "reviewed within")})
+    picked, reasons = chosen_values("Last month was rough. What's the deadline for putting in a credit claim?", doc, index)
+    assert picked == {"30 days"}, reasons
+

@@ -456,6 +456,21 @@ def _wider(long: set[str], words, abbreviations: dict[str, set[str]]) -> bool:
     return any(long < other <= words for other in abbreviations.values())
 
 
+def _measured_by_row(table) -> bool:
+    """Whether a table's rows are its measures and its columns the things measured ("| Monthly dues | $39.99 |
+    $59.99 |" over "| | Essential | Plus |"): each row's values are of one dimension where some column's are not."""
+    def dims(cells) -> set[str]:
+        return {d for c in cells if c.text and (d := dimension_of(c.text)) is not None}
+
+    body = [[c for c in row if not table.is_label(c.col)] for row in table.rows[table.header_rows:]]
+    columns: dict[int, list] = {}
+    for row in body:
+        for c in row:
+            columns.setdefault(c.col, []).append(c)
+    return (len(body) > 1 and len(columns) > 1 and all(len(dims(row)) <= 1 for row in body)
+            and any(len(dims(cells)) > 1 for cells in columns.values()))
+
+
 def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = None,
            shortened: dict[str, set[str]] | None = None) -> tuple[dict[str, float], set[str]]:
     """What a fact says it is, as weighted terms (its predicate fully; for a table cell its column header fully
@@ -472,8 +487,14 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     offset = key_offset(f.key)
     found = doc.structure.cell_at(offset) if offset is not None else None
     caption = title_of(found[0].caption) if found is not None else ""
+    who = _stemmed(f.fact.subject)
     if found is not None:
         add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
+        if _measured_by_row(found[0]):
+            # a table measuring along its rows says what a cell is by its row ("Group class credits per month") and
+            # whom it is of by its column ("Plus")
+            add(found[0].row_header(found[1].row), 1.0)
+            who = _stemmed(found[0].column_header(found[1].col))
     if short_title(caption, MATCH_CAPTION_EN if caption.isascii() else MATCH_CAPTION):
         add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
@@ -486,9 +507,15 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         # … and the sentence's topic says what they measure ("失业保险金的领取期限，根据…确定，具体如下表")
         add(topic, SECTION_WEIGHT)
     add(f.section, SECTION_WEIGHT)
+    # the period its clause counts the value over is what it is, as a label's would be ("…的时间原则上每周不超过8小时，
+    # 每月不超过40小时" labelled "时间原则上": 8小时 is the week's, 40小时 the month's); the last one before it, the
+    # one that governs it
+    before = _clause_before(f.fact)
+    if periods := [(m.start(), name) for name, pattern in PERIODS_ZH for m in pattern.finditer(before)]:
+        what[max(periods)[1]] = 1.0
     spelled, shortened = spelled or {}, shortened or {}
     return (_spelled_out(what, spelled, shortened),
-            _spelled_out(_stemmed(f.fact.subject) | _stemmed(clause_topic(f.fact)), spelled, shortened))
+            _spelled_out(who | _stemmed(clause_topic(f.fact)), spelled, shortened))
 
 
 # the Chinese word right after a bare number, when it is no bound or link ("以上", "至", "的") but the number's own unit
@@ -533,7 +560,7 @@ def _as_stated(fact) -> str:
     return fact.source_text[max(0, at - 6):at + len(fact.object_value) + 6]
 
 
-def _ends(text: str) -> set[str]:
+def named_ends(text: str) -> set[str]:
     """Which ends of a range a text names: {"most"} (最多, maximum), {"least"} (最低, minimum), both or none."""
     return {end for end, pattern in (("most", BOUND_MOST), ("least", BOUND_LEAST)) if pattern.search(text)}
 
@@ -561,9 +588,9 @@ def _end_readings(fact):
     """Which ends of a range a fact's value is, read in turn from its label, from the words of its clause before it
     ("最低发放200元，…") and from its whole quote, each with how surely that place says it (the quote not at all:
     it may name the end of another value)."""
-    yield _ends(f"{fact.subject} {fact.predicate}"), 1.0
-    yield _ends(_clause_before(fact)), CLAUSE_WEIGHT
-    yield _ends(fact.source_text), 0.0
+    yield named_ends(f"{fact.subject} {fact.predicate}"), 1.0
+    yield named_ends(_clause_before(fact)), CLAUSE_WEIGHT
+    yield named_ends(fact.source_text), 0.0
 
 
 def _fact_ends(fact) -> set[str]:
@@ -578,7 +605,7 @@ def _end_frequency(doc: Document) -> dict[str, int]:
             _ENDS.pop(next(iter(_ENDS)))
         counts = {"most": 0, "least": 0}
         for sentence in doc.sentences:
-            for e in _ends(sentence.text):
+            for e in named_ends(sentence.text):
                 counts[e] += 1
         _ENDS[doc.sha256] = counts
     return _ENDS[doc.sha256]
@@ -777,10 +804,17 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     defined = _abbreviations(doc)
     joined = {t: max(df[v] for v in defined[t]) for t in wanted - asked if defined.get(t) and defined[t] <= df.keys()}
     asked |= joined.keys()
+    # (a word the document never uses that a label written for it does, "deadline" of "deadline to submit a request"
+    # for "submit a request … within 30 days", is asked as rare as the labels holding it are few)
+    labelled: dict[str, int] = {}
+    for f in shortlist:
+        for t in (wanted - asked) & _stemmed(f.fact.predicate):
+            labelled[t] = labelled.get(t, 0) + 1
+    asked |= labelled.keys()
     if not asked:
         return None
-    df = {**df, **joined, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a])
-                             for a in asked if a not in joined}}
+    df = {**df, **joined, **labelled, **{a: max([df.get(a, 0)] + [df[v] for v, x in alias.items() if x == a])
+                             for a in asked if a not in joined and a not in labelled}}
     # each word weighs by its rarity, a Chinese character a quarter as much as a pair (a pair across two words was
     # left out above)
     # (in one order, the words' sums come out the same in every process: ties are decided alike, whatever the hash seed)
@@ -791,7 +825,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a question asking for the most ("the highest monthly benefit") asks for what the document gives as the most,
     # whatever word it uses ("a maximum monthly benefit of"): that end is asked like a word, matched by a fact
     # whose label names it, or partly by its clause before the value
-    ends = _ends(question)
+    ends = named_ends(question)
     end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
     if end and (stated := _end_frequency(doc)[end[1:-1]]):
         weight[end] = math.log(1 + n / stated)
@@ -983,6 +1017,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     worded = [(words, asked_dimensions(part)) for part in question_parts(question)
               if (words := {alias.get(t, t) for t in _stemmed(part)} & asked)]
+    # a part asking nothing but the end ("…and what's the most it can add up to?") is answered, while no chosen fact
+    # gives that end, by a label naming it ("Maximum fine per item") as a part asking a word is by a label naming it
+    asking = question_parts(question)
+    end_only = end in weight and len(asking) > 1 and any(
+        named_ends(part) == ends and {alias.get(t, t) for t in _stemmed(part)} & asked <= end_words for part in asking)
     parts = [words for words, _ in worded]
     # what each part asks of its own: its words no other part uses ("how long is the waiting period before
     # long-term disability starts" beside "how many weeks can short-term disability be paid": long, period, start)
@@ -1001,7 +1040,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         named_fully = {t for t, w in says[k] if w == 1.0 and len(t) > 1}
         shares = [sum(weight[t] * match[k].get(t, 0.0) for t in part) / sum(weight[t] for t in part)
                   for i, part in enumerate(parts) if part & named_fully and _untouched(i)]
-        return max(shares, default=0.0)
+        return max(shares + ([1.0] if _end_part(k) else []), default=0.0)
+
+    def _end_part(k: str) -> bool:
+        """Whether fact k's label names the end asked, which a part asks alone and no chosen fact gives yet."""
+        return end_only and match[k].get(end) == 1.0 and covered[end] < SECTION_WEIGHT
 
     def _beside(k: str) -> bool:
         """Whether fact k stands in the sentence of a chosen fact and names fully a word of a part no chosen fact
@@ -1037,7 +1080,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             # names so is another part of the question ("…起付线是多少？统筹能报多大比例？"); one that adds only its
             # subject's or clause's words answers something else
             gains = {k: g for k, g in gains.items()
-                     if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k])}
+                     if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k]) or _end_part(k)}
             if any(about[k] for k in chosen):
                 # the first facts are about someone the question names: so must the later ones be, or about an
                 # entity a chosen fact is about, unless they answer a part of the question no chosen fact touches

@@ -18,7 +18,16 @@ from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
-from .pick import catch_all, choose, held_terms, listing, listing_reason, shares_terms, unnumbered
+from .pick import (
+    catch_all,
+    choose,
+    held_terms,
+    listing,
+    listing_reason,
+    named_ends,
+    shares_terms,
+    unnumbered,
+)
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
 from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus, key_offset
@@ -451,13 +460,23 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
 
     asked = asked_predicates(ans.question)
     wanted = set(terms(ans.question))
+    # the end a question asks ("what's the most it can add up to?") is said by a label naming it however worded
+    # ("Maximum fine per item"): a word the question and that label share
+    ends = named_ends(ans.question)
+    end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
+    wanted |= {end} if end else set()
+
+    def said(f) -> set[str]:
+        text = set(terms(texts.get(f.key, f.fact.source_text)))
+        return text | {end} if end and named_ends(f"{f.fact.subject} {f.fact.predicate}") == ends else text
+
     groups: dict[tuple, list] = {}
     for f in facts:
         p = f.fact.predicate.lower()
         groups.setdefault(_same_thing(p, asked), []).append(f)
     dropped = set()
     for group in groups.values():
-        held = {f.key: wanted & set(terms(texts.get(f.key, f.fact.source_text))) for f in group}
+        held = {f.key: wanted & said(f) for f in group}
         if len({frozenset(h) for h in held.values()}) < 2:
             continue
         common = set.intersection(*held.values())

@@ -173,7 +173,10 @@ ASKED_DIMENSIONS = (
 # the words a document gives each end by, as a search for a question asking that end reads them
 MOST_WORDS = "最多 最高 最长 最大 上限 封顶 maximum highest longest largest"
 LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
-BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|up\s+to|"
+# ("add up to": what a sum reaches at most, its verb a word of the bound, not of what is asked; not "up to" a place,
+# "drive up to Vancouver")
+BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|"
+                        r"(?:add(?:s|ed|ing)?\s+)?up\s+to(?!\s+(?-i:[A-Z]))|"
                         r"caps?|capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
 BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|floor|"
                          r"no\s+less\s+than)\b", re.IGNORECASE)
