@@ -2016,7 +2016,27 @@ _PARKS_EN = ("# Vending\n\n## Permits\n\n| Permit | Fee |\n|---|---|\n| Park ven
              "| Category P1 | Riverside Park; Alder Beach Park; Harbour Green |\n"
              "| Category P2 | Millbrook Park; Eastview Commons; Sandpiper Point |\n")
 
+_CITIES_ZH = ("# 差旅费管理办法\n\n## 住宿费\n\n表5　境内出差住宿费标准（单位：元/间·晚）\n\n| 差旅职级 | 一类城市 | 二类城市 |\n"
+              "|---|---|---|\n| C级 | 650 | 450 |\n| D级 | 480 | 360 |\n\n## 附件1 城市分类\n\n### 一、一类城市（4个）\n\n"
+              "北京市、上海市、广州市、深圳市。\n\n### 二、二类城市（5个）\n\n1. 直辖市：天津市、重庆市；\n"
+              "2. 省会城市：石家庄、呼和浩特、杭州；\n3. 苏州、无锡、珠海。\n\n注：重庆市所辖区中，渝中区按二类城市执行，其他区、县按三类"
+              "城市执行。\n")
+_GRADES_ZH = ("# 差旅费管理办法\n\n## 职级\n\n表1　差旅职级对照表\n\n| 差旅职级 | 适用人员 | 对应职级 |\n|---|---|---|\n"
+              "| 三级（C级） | 部门经理、主管，子公司副总经理，高级工程师、资深专员 | M3—M4 |\n"
+              "| 四级（D级） | 其他员工，包括试用期员工、劳务派遣人员和实习生 | M2及以下 |\n\n## 住宿费\n\n"
+              "表5　境内出差住宿费标准（单位：元/间·晚）\n\n| 差旅职级 | 一类城市 | 二类城市 |\n|---|---|---|\n"
+              "| C级 | 650 | 450 |\n| D级 | 480 | 360 |\n")
+
+
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
+    # a heading naming a category keyed in a table of figures, over lines listing its members (after a line's colon;
+    # not a note's): 杭州 is a 二类城市
+    (_CITIES_ZH, "下周要去苏州出差三天，住酒店每晚最多能报多少钱？", "二类城市", "一类城市",
+     "去一类城市苏州出差住酒店每晚最多能报多少钱？", "450元/间·晚", "650元/间·晚"),
+    # a table of categories whose rows name each one as the table of figures does in parentheses ("三级（C级）"), its
+    # cell listing the members, groups of them between Chinese commas
+    (_GRADES_ZH, "我是子公司副总经理，去二类城市出差，住宿费每晚多少？", "C级", "D级",
+     "我是D级的子公司副总经理，去二类城市出差，住宿费每晚多少？", "450元/间·晚", "360元/间·晚"),
     # a heading naming a category a table of figures is keyed by, over a table of its members (an appendix's list of
     # occupations, 焊工 among them; the sub-trades a cell lists too), the cells' unit in the caption ("元/证")
     (_TRADES_ZH, "我是气焊工，刚考下来高级工的证，补贴多少钱？", "A类紧缺职业", "B类重点职业",
@@ -2207,3 +2227,15 @@ def test_a_word_the_document_never_uses_is_asked_where_a_label_written_for_it_do
     picked, reasons = chosen_values("Last month was rough. What's the deadline for putting in a credit claim?", doc, index)
     assert picked == {"30 days"}, reasons
 
+
+def test_the_cells_of_the_categories_a_question_s_members_imply_join_its_shortlist():
+    # 部门经理 is a C级 post, 杭州 a 二类城市: the question shares no word with the table's row or column
+    from aegis_tui.answer.pick import implied_cells
+
+    text = _GRADES_ZH + "\n## 附件1 城市分类\n\n" + _CITIES_ZH.split("## 附件1 城市分类\n\n", 1)[1]
+    doc = Document.from_text(text, "travel.md")
+    cells = implied_cells("我是部门经理，下周要去杭州出差三天，住酒店每晚最多能报多少钱？", doc)
+    assert [c.value for c in cells] == ["450元/间·晚"]
+    # one category implied: its row holds every city's figure, the question's words choose among the shortlist's
+    assert implied_cells("我是部门经理，住酒店每晚最多能报多少钱？", doc) == []
+    assert implied_cells("C级员工住酒店每晚最多能报多少钱？", doc) == []  # the category named: nothing implied

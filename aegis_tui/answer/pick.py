@@ -65,6 +65,8 @@ from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import (
     asked_dimensions,
     asked_predicates,
+    candidate_key,
+    document_candidates,
     given_matches,
     key_offset,
     listed_items,
@@ -287,7 +289,7 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
             if any(_names(k, name := m.group("name").strip()) for k in keys):
                 out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
-        for name, members in _defined_by_tables(doc, keyed).items():
+        for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items()]:
             out.setdefault(name, set()).update(members)
         _MEMBERS[doc.sha256] = _one_name_each(out)
     return _MEMBERS[doc.sha256]
@@ -303,9 +305,9 @@ def _member_en(text: str) -> set[str]:
 
 def _member_zh(text: str) -> str:
     """A thing a Chinese list names, without the word that opens a list ("含电焊工": 电焊工); '' when it is no
-    short name (a form, a sentence: "《…申请表》", "能够通过系统核验身份的无需其他材料")."""
+    short name (a form, a sentence, a condition: "《…申请表》", "能够通过系统核验身份的无需其他材料", "发病6个月以上")."""
     x = re.sub(r"^(?:含|包括|包含|其中)", "", text.strip().rstrip("。.;；"))
-    return x if len(x) <= 10 and not set(x) & set("《》（）()，,：:") else ""
+    return x if len(x) <= 10 and not set(x) & set("《》（）()，,：:") and not any(c.isdigit() for c in x) else ""
 
 
 def _table_keys(doc: Document) -> dict[int, list[str]]:
@@ -336,7 +338,9 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(path[-1])) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
-        if len(name) >= 2 and not illustrative(doc, table.start):
+        rows = _defined_by_rows(table, keys)
+        out.update({label: out.get(label, set()) | members for label, members in rows.items()})
+        if len(name) >= 2 and not illustrative(doc, table.start) and not rows:
             if any(name in k for k in keys):
                 width = max((len(table.rows[r]) for r in body), default=0)
                 if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
@@ -347,20 +351,79 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
                     members |= {x for r in body for c in table.rows[r] if LISTING_CELL.match(c.text.strip())
                                 for x in _items(c.text)}
                 out.setdefault(name, set()).update(x for x in members if x != name)
-        for r in body:
-            label = table.row_header(r)
-            lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
-            if label and lists and any(label in k for k in keys):
-                out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
     return out
+
+
+def _defined_by_rows(table, keys: list[str]) -> dict[str, set[str]]:
+    """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
+    label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
+    it lists."""
+    out: dict[str, set[str]] = {}
+    for r in range(table.header_rows, len(table.rows)):
+        cells = table.label_cells(r)
+        label = next((x for i, x in enumerate(_aliases(cells[0].text))
+                      if any(x in k if i == 0 else x == k for k in keys)), "") if cells else ""
+        lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
+        if label and lists:
+            out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
+    return out
+
+
+def _aliases(label: str) -> list[str]:
+    """A label and the name it gives in parentheses, and the one outside them ("三级（C级）": 三级（C级）, C级, 三级)."""
+    m = re.fullmatch(r"\s*([^（）()]+?)\s*[（(]([^（）()]+)[）)]\s*", label)
+    return [label.strip(), m.group(2).strip(), m.group(1).strip()] if m else [label.strip()]
+
+
+def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
+    """Names a Chinese document defines by the lines under a heading naming them, when a table of figures is keyed
+    by them ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
+    住宿费 table has a 二类城市 column): each line's members (after its colon, if it has one), a note's ("注：…") not."""
+    keys = [k for ks in keyed.values() for k in ks]
+    out: dict[str, set[str]] = {}
+    headings = doc.structure.headings
+    for i, heading in enumerate(headings):
+        name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(heading.text.lstrip("#").strip()))
+        if len(name) < 2 or name.isascii() or not any(name in k for k in keys):
+            continue
+        end = headings[i + 1].start if i + 1 < len(headings) else len(doc.text)
+        members: set[str] = set()
+        for line in doc.text[heading.end:end].splitlines():
+            line = re.sub(r"^\s*(?:[-*+]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[）)、.])?\s*", "", line).strip()
+            if not line or line.startswith(("注", "|", "#")):
+                continue
+            # (a line listing names, each short, after its colon if it has one; not a sentence: "按出差天数包干发放，…")
+            # ("呼和浩特": within a line of names 和 is a character of one)
+            listed = [PROVINCE_BEFORE_CITY_ZH.sub("", x.strip()) for x in re.split(
+                r"以及|[、，,]", re.split(r"[：:]", line, maxsplit=1)[-1].rstrip("；;。等"))]
+            if len(listed) < 2 or not all(2 <= len(_member_zh(x)) <= 6 for x in listed):
+                continue
+            for x in listed:
+                members.add(x)
+                if PLACE_ENDING_ZH.search(x) and len(x) >= 3:
+                    members.add(x[:-1] if x.endswith(("市", "县", "区")) else x[:2])
+        if members:
+            out.setdefault(name, set()).update(members - {name})
+    return out
+
+
+PART_OF = 0.6  # the share of one name's members another holds that makes it a group within that other
+
+
+def _within(part: set[str], whole: set[str]) -> bool:
+    """Whether most of a name's members are another's: a group within it."""
+    return bool(part) and len(part & whole) >= PART_OF * len(part)
 
 
 def _one_name_each(defined: dict[str, set[str]]) -> dict[str, set[str]]:
     """The members each name holds that no kin of it holds too (a county listed under two classes of towns tells
-    neither apart); an English member also in the singular ("nail salons" asked as "a nail salon")."""
+    neither apart), unless most of one's members are the other's (a group within it); an English member also in the
+    singular ("nail salons" asked as "a nail salon")."""
     out = {}
     for name, members in defined.items():
-        shared = {m for other, theirs in defined.items() if other != name and _kin(other, name) for m in theirs}
+        # (not a part of it, nor a whole it is part of: 省会城市 listed within 二类城市 is a group of its members)
+        shared = {m for other, theirs in defined.items() if other != name and _kin(other, name)
+                  and not _within(theirs, members) and not _within(members, theirs) for m in theirs}
         kept = members - shared
         out[name] = kept | {_one_of(m) for m in kept if m.isascii() and m[:1].islower()}
     return out
@@ -411,10 +474,34 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
     defined = {**defined_by_members(doc), **dict.fromkeys(defined_by_range(doc), set())}
-    kin = {other for other in defined if any(_kin(other, name) for name in implied)}
+    # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
+    kin = {other for other in defined if any(_kin(other, name) and not _within(defined[other], defined[name])
+                                             for name in implied)}
     if any(_names(question, name) for name in kin):
         return implied, set()
     return implied, kin - implied
+
+
+IMPLIED_CELLS = 12  # the most table cells the names a question implies bring to its shortlist
+
+
+def implied_cells(question: str, doc: Document) -> list:
+    """The table cells at the names a question implies by members ("部门经理…去杭州出差": the C级 row's 二类城市 cell of
+    each table keyed by both), for its shortlist: the question reaches them through members, in none of their words.
+    The cells whose row and column headers name the most of the implied names, two at least (one name's row or
+    column holds every other case's figure); at most IMPLIED_CELLS."""
+    implied, _ = implied_names(question, doc)
+    if len(implied) < 2:
+        return []
+    named: dict[int, list] = {}
+    for c in document_candidates(doc):
+        found = doc.structure.cell_at(key_offset(candidate_key(c)))
+        if found is not None:
+            table, cell = found
+            heads = f"{table.row_header(cell.row)} {table.column_header(cell.col)}"
+            if n := sum(1 for name in implied if _names(heads, name)):
+                named.setdefault(n, []).append(c)
+    return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
 
 
 def _names(text: str, name: str) -> bool:
@@ -426,10 +513,11 @@ def _names(text: str, name: str) -> bool:
 
 def _kin(a: str, b: str) -> bool:
     """Whether two names a document defines by members are of one kind: a Chinese pair ending alike (一类区域,
-    二类区域), an English pair sharing a first or last word (Band A, Band B; High-Cost locations, Standard
+    二类区域; A级, C级), an English pair sharing a first or last word (Band A, Band B; High-Cost locations, Standard
     locations)."""
     if not (a.isascii() and b.isascii()):
-        return a[-2:] == b[-2:]
+        # (or, of names of one length, all but the first character: "A级", "C级")
+        return a[-2:] == b[-2:] or len(a) == len(b) > 1 and a[1:] == b[1:]
     x, y = a.lower().split(), b.lower().split()
     return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1])
 

@@ -22,6 +22,7 @@ from .pick import (
     catch_all,
     choose,
     held_terms,
+    implied_cells,
     listing,
     listing_reason,
     named_ends,
@@ -157,6 +158,9 @@ class Pipeline:
         # a wider shortlist than fan-out's: the choice among verified facts (pick.cover) is what narrows it, and a
         # question asking two things must not lose the one its rarer words name
         cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO, per_part=True)
+        # (and the table cells of the categories its members imply, which share no word with it)
+        shortlisted = {candidate_key(c) for c in cands}
+        cands += [c for c in implied_cells(ans.question, doc) if candidate_key(c) not in shortlisted]
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
         # a series member the document does not number ("Severity 3") is decided by the question and the document

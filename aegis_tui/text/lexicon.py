@@ -110,9 +110,10 @@ MEMBER_SEPARATORS_EN = re.compile(r",\s+(?:and\s+)?|\s+and\s+")
 DEFINED_BY_SEMICOLONS_EN = re.compile(
     r"(?m)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)(?:[ \t]+[—–][^*\n:]*)?"
     r"(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?P<members>[^\n;:]+(?:;[ \t]*[^\n;:]+)+?)[ \t]*[.;]?[ \t]*$")
-# a table cell listing things (three at least: "Riverside Park; Alder Beach Park; Harbour Green", "龙潭镇、石门乡、…")
-LISTING_CELL = re.compile(r"^[^;；、]+(?:[;；、][^;；、]+){2,}$")
-LISTING_SEPARATORS = re.compile(r"\s*[;；、]\s*")
+# a table cell listing things (three at least: "Riverside Park; Alder Beach Park; Harbour Green", "龙潭镇、石门乡、…"; a
+# Chinese comma between groups of a list, "集团部门总经理、总监，子公司总经理，首席专家")
+LISTING_CELL = re.compile(r"^(?=[^;；、]*[;；、])[^;；、，]+(?:[;；、，][^;；、，]+){2,}$")
+LISTING_SEPARATORS = re.compile(r"\s*[;；、，]\s*")  # (a Chinese comma between groups: "部门经理、主管，子公司副总经理")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
 # Money as it is spoken ("每年交3000块钱", "五百块"): 块 after a figure is 元; not after a vague one ("几十块钱", "十几块")
