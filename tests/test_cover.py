@@ -2027,6 +2027,11 @@ _GRADES_ZH = ("# 差旅费管理办法\n\n## 职级\n\n表1　差旅职级对照
               "表5　境内出差住宿费标准（单位：元/间·晚）\n\n| 差旅职级 | 一类城市 | 二类城市 |\n|---|---|---|\n"
               "| C级 | 650 | 450 |\n| D级 | 480 | 360 |\n")
 
+_ZONES_ZH = ("# 租赁补贴\n\n## 补贴标准\n\n表3　低收入家庭租赁补贴标准（元/户·月）\n\n| 家庭人口 | 一类区域 | 二类区域 |\n|---|---|---|\n"
+             "| 1人家庭 | 480 | 400 |\n| 2人家庭 | 760 | 672 |\n\n## 附件1 租金区域划分表\n\n| 区县 | 街道、镇 | 租金区域 |\n"
+             "|---|---|---|\n| 望海区 | 海韵街道、观潮街道、望海街道 | 一类区域 |\n| 临川区 | 临川街道、文昌街道、白鹭洲街道 | 一类区域 |\n"
+             "| 临川区 | 云岭街道、青桐镇 | 二类区域 |\n| 北塘区 | 北塘街道、翠湖街道、柳堤镇 | 二类区域 |\n")
+
 
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
     # a heading naming a category keyed in a table of figures, over lines listing its members (after a line's colon;
@@ -2037,6 +2042,10 @@ _GRADES_ZH = ("# 差旅费管理办法\n\n## 职级\n\n表1　差旅职级对照
     # cell listing the members, groups of them between Chinese commas
     (_GRADES_ZH, "我是子公司副总经理，去二类城市出差，住宿费每晚多少？", "C级", "D级",
      "我是D级的子公司副总经理，去二类城市出差，住宿费每晚多少？", "450元/间·晚", "360元/间·晚"),
+    # a table of no figures whose rows name the category of the places its other cells name: 青桐镇 is in 二类区域, and
+    # 临川区, in both categories' rows, tells neither
+    (_ZONES_ZH, "我们老两口住在临川区青桐镇，是低收入家庭，租房补贴一个月能领多少钱？", "二类区域", "一类区域",
+     "我们老两口住在二类区域的青桐镇，是低收入家庭，租房补贴一个月能领多少钱？", "672元/户·月", "760元/户·月"),
     # a heading naming a category a table of figures is keyed by, over a table of its members (an appendix's list of
     # occupations, 焊工 among them; the sub-trades a cell lists too), the cells' unit in the caption ("元/证")
     (_TRADES_ZH, "我是气焊工，刚考下来高级工的证，补贴多少钱？", "A类紧缺职业", "B类重点职业",
@@ -2239,3 +2248,4 @@ def test_the_cells_of_the_categories_a_question_s_members_imply_join_its_shortli
     # one category implied: its row holds every city's figure, the question's words choose among the shortlist's
     assert implied_cells("我是部门经理，住酒店每晚最多能报多少钱？", doc) == []
     assert implied_cells("C级员工住酒店每晚最多能报多少钱？", doc) == []  # the category named: nothing implied
+

@@ -338,9 +338,11 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(path[-1])) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
-        rows = _defined_by_rows(table, keys)
+        rows = _defined_by_rows(table, keys, keyed)
         out.update({label: out.get(label, set()) | members for label, members in rows.items()})
-        if len(name) >= 2 and not illustrative(doc, table.start) and not rows:
+        # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
+        kinds = any(_kin(a, b) for a in rows for b in rows if a != b)
+        if len(name) >= 2 and not illustrative(doc, table.start) and not kinds:
             if any(name in k for k in keys):
                 width = max((len(table.rows[r]) for r in body), default=0)
                 if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
@@ -354,17 +356,26 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
     return out
 
 
-def _defined_by_rows(table, keys: list[str]) -> dict[str, set[str]]:
+def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]]) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
-    it lists."""
+    it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
+    一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
+    _one_name_each). keyed: each table of figures' headers (_table_keys)."""
     out: dict[str, set[str]] = {}
     for r in range(table.header_rows, len(table.rows)):
         cells = table.label_cells(r)
-        label = next((x for i, x in enumerate(_aliases(cells[0].text))
-                      if any(x in k if i == 0 else x == k for k in keys)), "") if cells else ""
+        if not cells:
+            continue
+        if table.index not in keyed and (named := [c for c in table.rows[r]
+                                                   if c is not cells[0] and c.text.strip() in keys]):
+            # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |")
+            out.setdefault(named[0].text.strip(), set()).update(
+                x for c in table.rows[r] if c is not named[0] for x in _items(c.text))
+            continue
         lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
-        if label and lists:
+        if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
+                                     if any(x in k if i == 0 else x == k for k in keys)), "")):
             out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
     return out
 
