@@ -2249,3 +2249,20 @@ def test_the_cells_of_the_categories_a_question_s_members_imply_join_its_shortli
     assert implied_cells("我是部门经理，住酒店每晚最多能报多少钱？", doc) == []
     assert implied_cells("C级员工住酒店每晚最多能报多少钱？", doc) == []  # the category named: nothing implied
 
+
+def test_a_value_a_change_replaced_answers_nothing():
+    doc, index = labelled("# 公租房管理办法\n\n**第四十四条** 城镇低收入家庭缴纳相当于1个月租金的履约保证金。\n\n"
+                          "## 附件 意见采纳情况\n\n4. 关于降低履约保证金的建议。采纳，将城镇低收入家庭的履约保证金由相当于2个月租金降为"
+                          "相当于1个月租金。\n",
+                          {"1个月": ("城镇低收入家庭", "履约保证金"), "2个月": ("城镇低收入家庭", "履约保证金")})
+    picked, reasons = chosen_values("我们是低收入家庭，履约保证金要交相当于几个月租金？", doc, index)
+    assert picked == {"1个月"}, reasons
+    assert any("former value of a change" in why for why in reasons.values())
+    # a table's column for the former rule, and English "from … to"
+    from aegis_tui.text.structure import superseded
+
+    table = Document.from_text("| 修订事项 | 原规定（V3.2） | 现规定（V4.0） |\n|---|---|---|\n| 住宿费标准 | 400元 | 450元 |\n", "t.md")
+    assert superseded(table, table.text.index("400元"), 4) and not superseded(table, table.text.index("450元"), 4)
+    text = Document.from_text("The fee was increased from $40 to $45. Rates range from $10 to $20.", "e.md")
+    assert superseded(text, text.text.index("$40"), 3)
+    assert not superseded(text, text.text.index("$45"), 3) and not superseded(text, text.text.index("$10"), 3)

@@ -58,7 +58,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.structure import illustrative
+from ..text.structure import illustrative, superseded
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -1037,6 +1037,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # 某职工本人工资为6,000元…", "问：朋友开车来我家，停了三个小时…？"): they answer no question about the rule
     example = {k for k in named if (at := key_offset(k)) is not None and illustrative(doc, at)}
     named -= example
+    # … and a value a change replaced ("由相当于2个月租金降为相当于1个月租金", a table's 原规定 column) is no longer the rule
+    former = {k for k in named if (at := key_offset(k)) is not None
+              and superseded(doc, at, len(by_key[k].fact.object_value))}
+    named -= former
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
@@ -1258,6 +1262,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    if k in wrong else
                    "it is a figure of a worked example or of a question the document poses, not of its rule"
                    if k in example else
+                   "it is the former value of a change, which the document replaced" if k in former else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden

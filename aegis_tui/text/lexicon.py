@@ -237,6 +237,13 @@ HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\
 # "what percentage"): 多长时间 asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks
 # of; 百分之几 names no 百分 of it
 HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少")
+# A value a change replaced: its table column's header names the former rule ("原规定（V3.2）", "Previous rate"), or a
+# clause names it as what the change is from ("由相当于2个月租金降为相当于1个月租金", "increased from $40 to $45")
+FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
+CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
+                          r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)
+CHANGED_TO = re.compile(r"^[^，。；;,.]{0,12}?(?:降为|降至|降到|调整为|调整至|调整到|提高到|提高至|提高为|增加到|增加至|上调为|上调至|"
+                        r"下调为|下调至|改为|变为|变更为)|^\s*(?:per\s+\w+\s+)?to\b", re.IGNORECASE)
 # A worked example or a question the document poses (an FAQ's "问：…？", "Q: …?") states a case's figures, not the
 # rule's: what opens such a paragraph ("示例一：", "例2：", "Example 3:", "Worked example —"), a heading over examples
 # ("附件 差旅费报销计算示例", "Examples"), and what opens a posed question

@@ -164,6 +164,20 @@ class Structure:
         return self.blocks[i] if i >= 0 and self.blocks[i].kind == "paragraph" else None
 
 
+def superseded(document: Document, offset: int, length: int) -> bool:
+    """Whether the value at an offset (of a length) is one a change replaced: it stands in a table column for the
+    former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a clause says the change is from ("由相当于2个月租金
+    降为相当于1个月租金", "the fee was increased from $40 to $45")."""
+    from .lexicon import CHANGED_FROM, CHANGED_TO, FORMER_HEADER
+
+    s = document.structure
+    if (found := s.cell_at(offset)) is not None:
+        return bool(FORMER_HEADER.search(found[0].column_header(found[1].col)))
+    text = document.text
+    return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
+                and CHANGED_TO.match(text[offset + length:offset + length + 40]))
+
+
 def illustrative(document: Document, offset: int) -> bool:
     """Whether the value at an offset states a case the document works through or asks about, not its rule: it
     stands in a worked example ("示例一：某职工本人工资为6,000元…", the list of sums after it, a section of examples) or
