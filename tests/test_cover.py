@@ -1790,6 +1790,9 @@ def test_spoken_money_is_given_and_a_rate_s_period_is_not(label, question, held)
     ("我打算每年交3000块钱", "我打算每年交3000元"), ("五百块够吗", "五百元够吗"), ("12.5块", "12.5元"),
     ("差几十块钱", "差几十块钱"), ("十几块钱", "十几块钱"),  # a vague figure stays as said
     ("我们一块去", "我们一块去"),  # 一块: together
+    # a household's size as spoken: so many people, as a 家庭人口 row writes it
+    ("是低保户，一家三口。", "是低保户，一家3人。"), ("我们老两口住在青桐镇", "我们2人住在青桐镇"), ("家里4口人", "家里4人"),
+    ("三口之家每月多少", "3人每月多少"), ("一口价多少？", "一口价多少？"), ("十几口人", "十几口人"),  # a price; vague
 ])
 def test_spoken_money_is_read_as_written(text, written):
     from aegis_tui.text.lexicon import as_written
@@ -2266,3 +2269,11 @@ def test_a_value_a_change_replaced_answers_nothing():
     text = Document.from_text("The fee was increased from $40 to $45. Rates range from $10 to $20.", "e.md")
     assert superseded(text, text.text.index("$40"), 3)
     assert not superseded(text, text.text.index("$45"), 3) and not superseded(text, text.text.index("$10"), 3)
+
+
+def test_a_household_s_size_as_spoken_picks_its_row():
+    # 老两口: two people, the 2人家庭 row; 青桐镇: the 二类区域 column
+    doc, index = structured(_ZONES_ZH, "zones.md")
+    question = "我们老两口住在临川区青桐镇，民政认定的是低收入家庭，在镇上租了个两居室。租房补贴一个月能领多少钱？"
+    picked, reasons = chosen_values(question, doc, index)
+    assert picked == {"672元/户·月"}, reasons

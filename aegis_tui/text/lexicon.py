@@ -122,9 +122,22 @@ SPOKEN_YUAN = re.compile(r"(?<![几多余来\d零〇一二两三四五六七八�
                          r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)块钱?")
 
 
+# A household's size as it is spoken ("一家三口", "家里4口人", "三口之家", "老两口"): so many people, as a document's
+# 家庭人口 rows write it ("3人家庭", "2人")
+SPOKEN_HOUSEHOLD = re.compile(r"(?:(?<=一家)|(?<=全家)|(?<=家里)|(?<=家中))([一二两三四五六七八九十]|\d{1,2})口人?"
+                              r"|(?<![\d零〇一二两三四五六七八九十几])([一二两三四五六七八九十]|\d{1,2})口(?:人|之家)|[老小]两口|两口子")
+_NUMERALS_ZH = {c: i for i, c in enumerate("零一二三四五六七八九十")} | {"两": 2}
+
+
+def _household(m: re.Match) -> str:
+    n = m.group(1) or m.group(2)
+    return f"{_NUMERALS_ZH.get(n, n) if n else 2}人"
+
+
 def as_written(question: str) -> str:
-    """A question's spoken money as a document writes it ("3000块钱" → "3000元"), for reading its figures."""
-    return SPOKEN_YUAN.sub(r"\1元", question)
+    """A question's spoken money and household size as a document writes them ("3000块钱" → "3000元", "一家三口" →
+    "一家3人"), for reading its figures."""
+    return SPOKEN_HOUSEHOLD.sub(_household, SPOKEN_YUAN.sub(r"\1元", question))
 
 
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
