@@ -2277,3 +2277,19 @@ def test_a_household_s_size_as_spoken_picks_its_row():
     question = "我们老两口住在临川区青桐镇，民政认定的是低收入家庭，在镇上租了个两居室。租房补贴一个月能领多少钱？"
     picked, reasons = chosen_values(question, doc, index)
     assert picked == {"672元/户·月"}, reasons
+
+
+def test_an_english_appendix_heading_names_its_category_however_inflected():
+    # "Appendix 1 — Giant Breeds" over a table listing breeds: the co-payment table's "Giant breed dogs" column
+    from aegis_tui.answer.pick import implied_names
+
+    text = ("# Pet insurance\n\n## Co-payment\n\n| Age at start of policy period | Cats | Dogs (other than giant breeds) | "
+            "Giant breed dogs |\n|---|---|---|---|\n| 6 years | Nil | Nil | 15% |\n| 8 years | Nil | 10% | 25% |\n\n"
+            "## Appendix 1 — Giant Breeds\n\n| Group | Breeds |\n|---|---|\n| Mastiff types | Bullmastiff, English Mastiff, "
+            "Cane Corso |\n| Working and guardian | Great Dane, Saint Bernard, Newfoundland |\n")
+    doc, index = structured(text, "pets.md")
+    assert implied_names("Our Great Dane was 8 at the start of the policy year. What's our co-payment?", doc)[0] == {
+        "Giant breed dogs"}
+    picked, reasons = chosen_values("Our Great Dane was 8 at the start of the policy year. What's our co-payment?",
+                                    doc, index)
+    assert "25%" in picked, reasons

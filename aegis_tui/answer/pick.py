@@ -336,14 +336,18 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
     for table in doc.structure.tables:
         body = range(table.header_rows, len(table.rows))
         path = doc.structure.heading_path(table.start)
-        name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(path[-1])) if path else ""
+        name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", _appendix_title(title_of(path[-1]))) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         rows = _defined_by_rows(table, keys, keyed)
         out.update({label: out.get(label, set()) | members for label, members in rows.items()})
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
         kinds = any(_kin(a, b) for a in rows for b in rows if a != b)
         if len(name) >= 2 and not illustrative(doc, table.start) and not kinds:
-            if any(name in k for k in keys):
+            # (an English heading over a table of no figures names the key however its words are inflected: "Giant
+            # Breeds", "Giant breed dogs")
+            name = name if any(name in k for k in keys) else _key_named(name, keys) if name.isascii() and not any(
+                ch.isdigit() for r in body for c in table.rows[r] for ch in c.text) else ""
+            if name:
                 width = max((len(table.rows[r]) for r in body), default=0)
                 if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
                     # (a label and its list: 区县 | 乡镇 — the labels group the members)
@@ -354,6 +358,19 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
                                 for x in _items(c.text)}
                 out.setdefault(name, set()).update(x for x in members if x != name)
     return out
+
+
+def _appendix_title(title: str) -> str:
+    """A heading's title without the appendix it numbers ("Appendix 1 — Giant Breeds": Giant Breeds)."""
+    return re.sub(r"^(?:appendix|annex|schedule|exhibit)\s+[\w.]+\s*[—–:.-]\s*", "", title, flags=re.IGNORECASE)
+
+
+def _key_named(name: str, keys: list[str]) -> str:
+    """The shortest English key holding every word of a name of two words or more, however inflected ("Giant Breeds":
+    "Giant breed dogs"), or ''."""
+    words = {stem(w) for w in re.findall(r"[A-Za-z]+", name)}
+    held = [k for k in keys if k.isascii() and len(words) > 1 and words <= {stem(w) for w in re.findall(r"[A-Za-z]+", k)}]
+    return min(held, key=len, default="")
 
 
 def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]]) -> dict[str, set[str]]:
