@@ -1793,6 +1793,9 @@ def test_spoken_money_is_given_and_a_rate_s_period_is_not(label, question, held)
     # a household's size as spoken: so many people, as a 家庭人口 row writes it
     ("是低保户，一家三口。", "是低保户，一家3人。"), ("我们老两口住在青桐镇", "我们2人住在青桐镇"), ("家里4口人", "家里4人"),
     ("三口之家每月多少", "3人每月多少"), ("一口价多少？", "一口价多少？"), ("十几口人", "十几口人"),  # a price; vague
+    # money in thousands or millions as spoken, in full; not a measure
+    ("a tender worth about $400k.", "a tender worth about $400,000."), ("I'm on £38k", "I'm on £38,000"),
+    ("a $1.5m contract", "a $1,500,000 contract"), ("$2.75k", "$2,750"), ("a 5k run", "a 5k run"),
 ])
 def test_spoken_money_is_read_as_written(text, written):
     from aegis_tui.text.lexicon import as_written

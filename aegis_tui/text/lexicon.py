@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 # ---- script ---------------------------------------------------------------------------------------------------
 # CJK Unified Ideographs and Extension A. The Yijing hexagrams between them (U+4DC0–U+4DFF) are symbols, not words.
@@ -134,10 +135,20 @@ def _household(m: re.Match) -> str:
     return f"{_NUMERALS_ZH.get(n, n) if n else 2}人"
 
 
+# Money in thousands or millions as it is spoken ("a tender worth about $400k", "I earn £38k", "$1.5m"): the sum in
+# full, as a document writes it; not a measure ("5k run", "10m")
+SPOKEN_THOUSANDS = re.compile(r"([$£€])\s?(\d+(?:\.\d+)?)\s?([kKmM])\b")
+
+
+def _in_full(m: re.Match) -> str:
+    value = Decimal(m.group(2)) * (1000 if m.group(3) in "kK" else 1_000_000)
+    return f"{m.group(1)}{value:,.2f}".removesuffix(".00")
+
+
 def as_written(question: str) -> str:
-    """A question's spoken money and household size as a document writes them ("3000块钱" → "3000元", "一家三口" →
-    "一家3人"), for reading its figures."""
-    return SPOKEN_HOUSEHOLD.sub(_household, SPOKEN_YUAN.sub(r"\1元", question))
+    """A question's spoken money and household size as a document writes them ("3000块钱" → "3000元", "$400k" →
+    "$400,000", "一家三口" → "一家3人"), for reading its figures."""
+    return SPOKEN_HOUSEHOLD.sub(_household, SPOKEN_THOUSANDS.sub(_in_full, SPOKEN_YUAN.sub(r"\1元", question)))
 
 
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
