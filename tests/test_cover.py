@@ -2041,7 +2041,7 @@ _ZONES_ZH = ("# 租赁补贴\n\n## 补贴标准\n\n表3　低收入家庭租赁�
 
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
     # a heading naming a category keyed in a table of figures, over lines listing its members (after a line's colon;
-    # not a note's): 杭州 is a 二类城市
+    # not a note's): 苏州 is a 二类城市
     (_CITIES_ZH, "下周要去苏州出差三天，住酒店每晚最多能报多少钱？", "二类城市", "一类城市",
      "去一类城市苏州出差住酒店每晚最多能报多少钱？", "450元/间·晚", "650元/间·晚"),
     # a table of categories whose rows name each one as the table of figures does in parentheses ("三级（C级）"), its

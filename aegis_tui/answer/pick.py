@@ -572,6 +572,21 @@ def _wider(long: set[str], words, abbreviations: dict[str, set[str]]) -> bool:
     return any(long < other <= words for other in abbreviations.values())
 
 
+_ROWS_MEASURE: dict[str, dict[int, bool]] = {}
+
+
+def _rows_measure(doc: Document, table) -> bool:
+    """_measured_by_row, read once per table of a document."""
+    if doc.sha256 not in _ROWS_MEASURE:
+        if len(_ROWS_MEASURE) >= 8:
+            _ROWS_MEASURE.pop(next(iter(_ROWS_MEASURE)))
+        _ROWS_MEASURE[doc.sha256] = {}
+    read = _ROWS_MEASURE[doc.sha256]
+    if table.index not in read:
+        read[table.index] = _measured_by_row(table)
+    return read[table.index]
+
+
 def _measured_by_row(table) -> bool:
     """Whether a table's rows are its measures and its columns the things measured ("| Monthly dues | $39.99 |
     $59.99 |" over "| | Essential | Plus |"): each row's values are of one dimension where some column's are not."""
@@ -606,7 +621,7 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     who = _stemmed(f.fact.subject)
     if found is not None:
         add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
-        if _measured_by_row(found[0]):
+        if _rows_measure(doc, found[0]):
             # a table measuring along its rows says what a cell is by its row ("Group class credits per month") and
             # whom it is of by its column ("Plus")
             add(found[0].row_header(found[1].row), 1.0)
