@@ -345,11 +345,12 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         if len(name) >= 2 and not illustrative(doc, table.start) and not kinds:
             # (an English heading over a table of no figures names the key however its words are inflected: "Giant
             # Breeds", "Giant breed dogs")
-            name = name if any(name in k for k in keys) else _key_named(name, keys) if name.isascii() and not any(
-                ch.isdigit() for r in body for c in table.rows[r] for ch in c.text) else ""
+            figures = table.index in keyed
+            name = name if any(name in k for k in keys) else _key_named(name, keys) if name.isascii() and not figures \
+                else ""
             if name:
                 width = max((len(table.rows[r]) for r in body), default=0)
-                if width == 2 and not any(ch.isdigit() for r in body for c in table.rows[r] for ch in c.text):
+                if width == 2 and not figures:
                     # (a label and its list: 区县 | 乡镇 — the labels group the members)
                     members = {x for r in body for c in table.rows[r][1:] for x in _items(c.text)}
                 else:  # its rows' labels, and what a cell lists ("含电焊工、气焊工、钎焊工")
@@ -1150,11 +1151,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     named -= based
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
-    worded = [(words, asked_dimensions(part)) for part in question_parts(question)
+    asking = question_parts(question)
+    worded = [(words, asked_dimensions(part)) for part in asking
               if (words := {alias.get(t, t) for t in _stemmed(part)} & asked)]
     # a part asking nothing but the end ("…and what's the most it can add up to?") is answered, while no chosen fact
     # gives that end, by a label naming it ("Maximum fine per item") as a part asking a word is by a label naming it
-    asking = question_parts(question)
     end_only = end in weight and len(asking) > 1 and any(
         named_ends(part) == ends and {alias.get(t, t) for t in _stemmed(part)} & asked <= end_words for part in asking)
     parts = [words for words, _ in worded]
