@@ -768,6 +768,9 @@ def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labe
     ("We're moving out, and taking the dog's bed: what's the excess?", ["moving", "dog", "bed"]),
     # a pronoun is whom the question speaks of, nothing the document must mention
     ("My son starts school: can we give him cash, and what's the excess for hers?", ["son", "starts", "school", "cash"]),
+    # nor how a Chinese question asks or narrates ("能拿", "听说", "高了" as 高), nor a lone character
+    ("员工工作地在绵阳，出差住宿一个月能拿多少？", ["工作地", "绵阳"]),
+    ("听说员工出差住宿标准高了，是多少？", []),
 ])
 def test_what_a_question_names_that_the_document_never_mentions(question, words):
     from aegis_tui.answer.pick import unmentioned
@@ -2296,3 +2299,18 @@ def test_an_english_appendix_heading_names_its_category_however_inflected():
     picked, reasons = chosen_values("Our Great Dane was 8 at the start of the policy year. What's our co-payment?",
                                     doc, index)
     assert "25%" in picked, reasons
+
+
+def test_how_a_chinese_question_narrates_and_counts_is_no_word_of_what_it_asks():
+    from aegis_tui.answer.pick import _stemmed
+    from aegis_tui.answer.relevance import asked_dimensions, question_parts
+
+    words = _stemmed("出差回来以后，驻场两个月，过了一个月住宿费会不会打折？")
+    assert {"出差", "驻场", "打折"} <= words and not {"以后", "回来", "两个", "一个", "个月"} & words
+    assert "几天" not in _stemmed("我去成都出差那几天住在姑姑家")
+    # "那几天" tells, "会不会" asks
+    assert question_parts("我去成都出差那几天住在我姑姑家，公司会不会补一点？") == ["公司会不会补一点"]
+    assert question_parts("需要提前几天预约？") == ["需要提前几天预约"]
+    # a share of what it is counted by
+    assert asked_dimensions("公司会按住宿标准的百分之多少给我补？") == {"percent"}
+    assert asked_dimensions("分别按标准的多少算？") == {"percent"}

@@ -38,9 +38,11 @@ from ..text.lexicon import (
     LISTING_SEPARATORS,
     MEMBER_SEPARATORS_EN,
     MEMBER_SEPARATORS_ZH,
+    NARRATION_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
+    NUMERALS_ZH,
     PERIODS_ZH,
     PLACE_ENDING_ZH,
     PRONOUNS_EN,
@@ -148,7 +150,10 @@ def _stemmed(text: str) -> set[str]:
     for t in terms(text):
         if not t.isascii():
             # (院的, 线和, 我家: no word of their own)
-            if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH or ch in PRONOUNS_ZH for ch in t):
+            # (nor a vague or asking count's, 几天 of "那几天" or "几天", a count's measure word, 两个 and 个月 of "两个月",
+            # nor narration's, 以后 of "回来以后")
+            if not any(ch in FUNCTION_ZH or ch in CONJUNCTIONS_ZH or ch in PRONOUNS_ZH or ch == "几" for ch in t) \
+                    and t not in NARRATION_ZH and not COUNTED_ZH.fullmatch(t):
                 out.add(t)
                 # its characters too, weighed lightly: 一年最多 shares 年 and 最 with 年度最高 and no bigram (not a
                 # modal's or a particle's, 要 of 要挂, 里 of 村里: how the question asks)
@@ -168,6 +173,9 @@ def _stemmed(text: str) -> set[str]:
         # (a filler word inflected is filler: "taking" as "take")
         out |= {t for w in parts if len(w) > 1 and w not in filler and (t := stem(w)) not in filler}
     return out
+
+
+COUNTED_ZH = re.compile(rf"[{''.join(sorted(NUMERALS_ZH))}半这那每]个|个月")  # (a count and its measure word)
 
 
 _DF: dict[str, tuple[int, dict[str, int]]] = {}
@@ -811,7 +819,10 @@ def unmentioned(question: str, doc: Document) -> list[str]:
             run = ""
     # (a word holding a figure, "一年", is how long or how much the question asks about, and the answer would
     # echo a number the document may not state)
-    return [w for w in dict.fromkeys(out) if not find_quantities(w)]
+    # (nor how it asks or narrates: "能拿", a lone "有", "高了" as "高")
+    out = [w if w.isascii() else w.rstrip("了") for w in out]
+    return [w for w in dict.fromkeys(out) if not find_quantities(w) and (w.isascii() or len(w) > 1)
+            and not all(ch in ASKING_VERBS_ZH for ch in w)]
 
 
 def _numbered(text: str, only: set[str] | None = None) -> dict[str, set[int]]:

@@ -62,7 +62,7 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")
-QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|是不是|能不能|可不可以|\b(?:what|how|when|which|who|where|whether|"
+QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|(?<![那这好十头])(?<![^提]前)(?<!^前)几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|(?P<verb>[\u4e00-\u9fff])不(?P=verb)|可不可以|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
@@ -170,8 +170,8 @@ ASKED_DIMENSIONS = (
                         r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
                         r"years|hours))\b", re.IGNORECASE)),
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
-    # (not "起付线和报销比例是多少")
-    ("percent", re.compile(r"百分之几|百分比|多少比例|多大比例|什么比例|^[^和及与、]*(?:比例|[利费税比]率)(?:是|为|有)?多少|几成|几折|"
+    # (not "起付线和报销比例是多少"); "按住宿标准的百分之多少", "按标准的多少算": a share of what it is counted by
+    ("percent", re.compile(r"百分之(?:几|多少)|[按照][^，,。；;？?]{1,12}的多少|百分比|多少比例|多大比例|什么比例|^[^和及与、]*(?:比例|[利费税比]率)(?:是|为|有)?多少|几成|几折|"
                            r"的多少(?=[？?。]|$)|"
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
@@ -317,6 +317,9 @@ PERIODS_ZH = (
 )
 # Characters of a Chinese question that are no word of what it asks (第: an ordinal's mark, "第一次" names no 第二套)
 QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少几分别哪些什么吗呢")
+# Words a Chinese question narrates with, as an English one with "after", "before", "back" (QUESTION_FILLER_EN): when
+# ("出差回来以后", "退休之前"), not what ("以后" a formal document hardly writes is no rare word of what is asked)
+NARRATION_ZH = frozenset({"以后", "之后", "以前", "之前", "以来", "回来", "回去", "听说"})
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.
