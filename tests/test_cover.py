@@ -2301,6 +2301,23 @@ def test_an_english_appendix_heading_names_its_category_however_inflected():
     assert "25%" in picked, reasons
 
 
+def test_an_english_section_listing_the_kinds_of_a_table_row_s_category_implies_it():
+    # "### F5. Complementary therapy" over "…the following therapies: physiotherapy, hydrotherapy, acupuncture …", where
+    # the limits table has a "Complementary therapy" row: acupuncture asked is that row's
+    from aegis_tui.answer.pick import implied_names
+
+    text = ("# Pet insurance\n\n## Table 2 — Benefit limits\n\n| Benefit | Classic Lifetime | Premier Lifetime |\n"
+            "|---|---|---|\n| Complementary therapy | $750 | $1,500 |\n| Behavioural therapy | $400 | $800 |\n\n"
+            "### F5. Complementary therapy\n\nWe will pay for the following therapies when recommended by your vet: "
+            "physiotherapy, hydrotherapy, acupuncture, chiropractic treatment and massage therapy. Limits are shown in "
+            "Table 2.\n\n### F6. Behavioural therapy\n\nWe pay for treatment of behavioural problems.\n")
+    doc, index = structured(text, "pets.md")
+    question = "I'm on Premier Lifetime and my vet wants my dog to have acupuncture. What's the most you'll pay a year?"
+    assert implied_names(question, doc)[0] == {"Complementary therapy"}
+    picked, reasons = chosen_values(question, doc, index)
+    assert picked == {"$1,500"}, reasons
+
+
 def test_how_a_chinese_question_narrates_and_counts_is_no_word_of_what_it_asks():
     from aegis_tui.answer.pick import _stemmed
     from aegis_tui.answer.relevance import asked_dimensions, question_parts

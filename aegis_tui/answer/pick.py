@@ -303,6 +303,10 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
     return _MEMBERS[doc.sha256]
 
 
+# the things a sentence lists after its colon, to its end ("…: physiotherapy, hydrotherapy, acupuncture and massage therapy.")
+COLON_LIST_EN = re.compile(r":[ \t]+(?P<members>[^.:;\n]+?)[ \t]*(?:\.(?!\d)|$)", re.MULTILINE)
+
+
 def _member_en(text: str) -> set[str]:
     """The things an English list item names, without what parentheses say and the words that close the list
     ("hair salons and barber shops" is two); none that is no short name (five words at most)."""
@@ -413,17 +417,31 @@ def _aliases(label: str) -> list[str]:
 
 
 def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
-    """Names a Chinese document defines by the lines under a heading naming them, when a table of figures is keyed
-    by them ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
-    住宿费 table has a 二类城市 column): each line's members (after its colon, if it has one), a note's ("注：…") not."""
+    """Names a document defines by the lines under a heading naming them, when a table of figures is keyed by them
+    ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
+    住宿费 table has a 二类城市 column): each line's members (after its colon, if it has one), a note's ("注：…") not; in
+    English, what a sentence of the section lists after its colon (three things at least, none with a figure)."""
     keys = [k for ks in keyed.values() for k in ks]
     out: dict[str, set[str]] = {}
     headings = doc.structure.headings
     for i, heading in enumerate(headings):
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(heading.text.lstrip("#").strip()))
-        if len(name) < 2 or name.isascii() or not any(name in k for k in keys):
-            continue
         end = headings[i + 1].start if i + 1 < len(headings) else len(doc.text)
+        if name.isascii():
+            # (an English section over a category a table's row or column is keyed by, listing its kinds after a
+            # colon: "### F5. Complementary therapy" over "…the following therapies …: physiotherapy, hydrotherapy,
+            # acupuncture, chiropractic treatment and massage therapy.")
+            name = re.sub(r"^(?:[A-Z]{1,2}\d*|\d+)(?:\.\d+)*\.?\s+(?=[A-Z])", "", name)  # ("F5. ", "12.1 ")
+            key = next((k for k in keys if k.isascii() and k.strip().lower() == name.lower()), "")
+            if len(name.split()) > 1 and key:
+                members = {x for m in COLON_LIST_EN.finditer(doc.text, heading.end, end)
+                           if len(listed := _member_en(m.group("members"))) >= LISTING
+                           and not any(ch.isdigit() for x in listed for ch in x) for x in listed}
+                if members:
+                    out.setdefault(key, set()).update(members - {key})
+            continue
+        if len(name) < 2 or not any(name in k for k in keys):
+            continue
         members: set[str] = set()
         for line in doc.text[heading.end:end].splitlines():
             line = re.sub(r"^\s*(?:[-*+]|\d+[.、)]|[（(]?[一二三四五六七八九十]+[）)、.])?\s*", "", line).strip()
