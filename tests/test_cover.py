@@ -2331,3 +2331,28 @@ def test_how_a_chinese_question_narrates_and_counts_is_no_word_of_what_it_asks()
     # a share of what it is counted by
     assert asked_dimensions("公司会按住宿标准的百分之多少给我补？") == {"percent"}
     assert asked_dimensions("分别按标准的多少算？") == {"percent"}
+
+
+def test_an_age_the_question_gives_is_held_by_no_range_of_days_weeks_or_months():
+    from aegis_tui.text.ranges import meets
+
+    question = "I'd like to use unpaid parental leave for my 8-year-old. What's the most I can take in one leave year?"
+    assert not meets("Neonatal care leave after the baby has left hospital (1 week or more)", question)
+    assert meets("children aged 5 to 11", question) and meets("a child under 18", question)
+    assert meets("2 years to less than 5 years", "My son is 3 years old.")  # (a range of years may be an age)
+    assert meets("1 year or more", "I have worked here for 18 months")  # (a duration is still a duration)
+
+
+def test_an_age_s_unit_is_no_word_of_the_question_where_it_asks_by_that_word_elsewhere():
+    from aegis_tui.answer.pick import _stemmed
+
+    doc, index = labelled("# Leave\n\n13.1 You may take up to 18 weeks' unpaid parental leave for each child.\n\n"
+                          "13.2 You may take no more than 4 weeks of unpaid parental leave for each child in any leave "
+                          "year.\n",
+                          {"18 weeks": ("Unpaid parental leave", "total leave per child"),
+                           "4 weeks": ("Unpaid parental leave", "per child in any leave year")})
+    picked, reasons = chosen_values("I'd like to take unpaid parental leave for my 8-year-old. How many weeks can I take for "
+                                    "her in one leave year?", doc, index)
+    assert picked == {"4 weeks"}, reasons
+    assert "year" in _stemmed("in one leave year")
+

@@ -941,11 +941,14 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         blanked = blanked[:a] + " " * (b - a) + blanked[b:]
     # (a Chinese character pair across two of its words is no word of it, though the document may hold it by
     # chance: "提取申请没通过" asks nothing by 取申)
-    wanted = _stemmed(blanked) - seams(blanked)
     # (an age the question gives, "for my 8-year-old", "我62岁了", is a figure a case holds: "year" and "old" are its
-    # unit, no word of what it asks)
-    wanted -= {t for m in find_quantities(blanked) if m.quantity.dimension == "age"
-               for t in _stemmed(m.text) if not any(c.isdigit() for c in t)}
+    # unit, no word of what it asks; where the question asks by them elsewhere, "in one leave year", they are)
+    unaged = blanked
+    for m in find_quantities(blanked):
+        if m.quantity.dimension == "age":
+            unaged = unaged[:m.start] + " " * (m.end - m.start) + unaged[m.end:]
+    wanted = (_stemmed(unaged) - seams(unaged)) | {t for t in _stemmed(blanked) - seams(blanked)
+                                                    if any(c.isdigit() for c in t)}
     # (a negated word the document never negates is asked as the word: "without a prescription", "prescription
     # required"; not a word made another by "non-", which names the others: a non-reserved permit is no reserved
     # one, a non-resident no resident)

@@ -97,6 +97,8 @@ class Interval:
     unit: str
 
     def _unit_of(self, unit: str) -> bool:
+        if unit == AGE:
+            return self.unit in ("years", "")
         u = _unit(unit)
         # a Chinese unit may have taken the character after it ("70岁了"): the range's unit must begin it; a range
         # written without a unit ("aged 65 to 79") holds a figure the question gives in words ("70 years old")
@@ -126,6 +128,10 @@ class Interval:
         above = self.lo < other.lo or (self.lo == other.lo and (self.lo_in or not other.lo_in))
         below = other.hi < self.hi or (self.hi == other.hi and (self.hi_in or not other.hi_in))
         return above and below
+
+
+AGE = "years of age"  # the unit of an age a question gives ("8-year-old")
+_OLD = re.compile(r"[- ]old\b", re.IGNORECASE)
 
 
 def _figure(m: re.Match, i: int = 0, like: int | None = None) -> tuple[float, str]:
@@ -311,7 +317,10 @@ def _given(question: str) -> tuple[Interval, ...]:
     given = [r for r, _ in stated]
     spans = [span for _, span in stated]
     # (a figure a rate is per is none: "how much do I get per 12 hours")
-    points = [(*_figure(m), m.start(2)) for m in _N.finditer(question) if not rate_figure(question, m.start(2))]
+    # (an age, "my 8-year-old", "3 years old", is held by a range of years or of ages, never by one of days, weeks or
+    # months: "(1 week or more)" is a duration)
+    points = [(v, AGE if u == "years" and _OLD.match(question, m.end()) else u, m.start(2))
+              for m in _N.finditer(question) if not rate_figure(question, m.start(2)) for v, u in (_figure(m),)]
     # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
     points += [(*_normal(float(chinese_to_decimal(m.group(1))), m.group(2)), m.start())
                for m in _CN_FIGURE.finditer(question) if (chinese_to_decimal(m.group(1)) > 1 or m.group(2).startswith("级"))
