@@ -2356,3 +2356,17 @@ def test_an_age_s_unit_is_no_word_of_the_question_where_it_asks_by_that_word_els
     assert picked == {"4 weeks"}, reasons
     assert "year" in _stemmed("in one leave year")
 
+
+
+@pytest.mark.parametrize("question, dims", [
+    ("Is there any dental insurance subsidy for graduate assistants, and how much does the university contribute?",
+     {"money", "percent"}),
+    ("公司会给我们交住房公积金吗？单位缴存比例是百分之几？", {"percent"}),
+    # (the period the whether-part names is what the amount is per: a rate may answer)
+    ("我住院治工伤，每天有伙食补助吗，给多少？", {"money", "percent", "rate"}),
+    ("Is there a late fee?", None),  # (a question asking only whether says no kind)
+])
+def test_a_part_asking_only_whether_asks_no_kind_of_quantity(question, dims):
+    from aegis_tui.answer.relevance import asked_dimensions
+
+    assert asked_dimensions(question) == (frozenset(dims) if dims else None)

@@ -480,25 +480,41 @@ _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
 @functools.lru_cache(maxsize=256)  # the shortlist and the choice both ask it of each question
 def asked_dimensions(question: str) -> frozenset[str] | None:
     """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
-    say (then any value may answer it)."""
+    say (then any value may answer it); a part asking only whether ("…有没有别的补助？每个月多少…") says nothing either
+    way, the other parts say."""
     out: set[str] = set()
     before: set[str] = set()
+    whether = ""  # a part asking only whether, which the next says how much of ("每天有伙食补助吗，给多少？")
     for part in question_parts(question):
         dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
+        said = whether + part
         if not dims and ASKED_PAYMENT.search(part):
             dims = {"money", "percent"}
         if not dims and ASKED_AGAIN.search(part):
             dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
-        if "money" in dims and (PERIOD_WORDS.search(part) or _PER_ASKED.search(part)
-                                or any(p.search(part) for _, p in PERIODS_ZH) and not BOUND_MOST.search(part)):
+        if "money" in dims and (PERIOD_WORDS.search(said) or _PER_ASKED.search(said)
+                                or any(p.search(said) for _, p in PERIODS_ZH) and not BOUND_MOST.search(said)):
             # an amount asked "per person", 每天, 一个月, 每平方米: the document may write it as a rate (not a cap
             # counted over a period: "一年最多能报多少钱")
             dims = dims | {"rate"}
         before = dims
+        if not dims and _YES_NO.search(part) and not _WH.search(part):
+            # a part asking only whether ("Is there any dental subsidy, and how much …?", "公司会给我们交公积金吗？")
+            # asks no quantity: another part says which
+            whether = part + "，"
+            continue
+        whether = ""
         if not dims:
             return None
         out |= dims
-    return frozenset(out)
+    return frozenset(out) if out else None
+
+
+# what makes a part ask whether, and what makes it ask what, how much, when …
+_YES_NO = re.compile(r"吗|是否|有没有|有无|(?P<verb>[\u4e00-\u9fff])不(?P=verb)|可不可以|^\s*(?:is|are|does|do|did|can|could|will|"
+                     r"would|should|must|may|has|have)\b", re.IGNORECASE)
+_WH = re.compile(r"多少|多[大高长久]|什么|几|哪|如何|怎么|\b(?:what|how|when|which|who|where|whom|whose)\b",
+                 re.IGNORECASE)
 
 
 def question_parts(question: str) -> list[str]:
