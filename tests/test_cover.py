@@ -2370,3 +2370,22 @@ def test_a_part_asking_only_whether_asks_no_kind_of_quantity(question, dims):
     from aegis_tui.answer.relevance import asked_dimensions
 
     assert asked_dimensions(question) == (frozenset(dims) if dims else None)
+
+
+def test_a_place_another_table_lists_is_where_a_special_area_row_s_places_are_not_one_of_them():
+    # "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |": 成都's counties are 三类城市; 成都 itself is listed among the 二类城市. A
+    # former classification (原规定…) defines no member now (厦门 was 一类, is 二类)
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    text = ("# 住房补贴\n\n## 补贴标准\n\n| 档位 | 一类城市 | 二类城市 | 三类城市 |\n|---|---|---|---|\n| 一档 | 1500 | 1200 | 900 |\n\n"
+            "## 附件1 城市类别\n\n| 城市类别 | 包含城市 | 城市数量（个） |\n|---|---|---|\n"
+            "| 一类城市 | 北京、上海、深圳 | 3 |\n| 二类城市 | 南京、苏州、成都、厦门 | 4 |\n| 三类城市 | 合肥、长沙、郑州 | 3 |\n\n"
+            "| 所属城市 | 特殊区域 | 认定类别 |\n|---|---|---|\n| 上海 | 崇明区、金山区 | 二类城市 |\n"
+            "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |\n\n"
+            "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |\n|---|---|---|\n"
+            "| 一类城市 | 北京、上海、深圳、厦门 | 厦门调整为二类城市 |\n")
+    doc = Document.from_text(text, "subsidy.md")
+    members = defined_by_members(doc)
+    assert {"成都", "厦门"} <= members["二类城市"] and "上海" in members["一类城市"]
+    assert "成都" not in members["三类城市"] and "简阳市" in members["三类城市"] and "厦门" not in members["一类城市"]
+    assert implied_names("我在成都分公司上班，住房补贴每月多少？", doc)[0] == {"二类城市"}

@@ -29,6 +29,7 @@ from ..text.lexicon import (
     DEFINED_BY_LIST_ZH,
     DEFINED_BY_RANGE_EN,
     DEFINED_BY_SEMICOLONS_EN,
+    FORMER_HEADER,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
@@ -345,12 +346,17 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
     ("| Category P1 | Riverside Park; Alder Beach Park; … |"). keyed: each table of figures' headers (_table_keys).
     """
     out: dict[str, set[str]] = {}
+    # (what the document's tables list one by one, "南京、苏州、成都、武汉", is named as a member where it is listed)
+    listed = {x for t in doc.structure.tables for row in t.rows[t.header_rows:] for c in row
+              if LISTING_CELL.match(c.text.strip()) for x in _items(c.text)}
     for table in doc.structure.tables:
+        if table.rows and any(FORMER_HEADER.search(table.column_header(c) or "") for c in range(len(table.rows[0]))):
+            continue  # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now)
         body = range(table.header_rows, len(table.rows))
         path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", _appendix_title(title_of(path[-1]))) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
-        rows = _defined_by_rows(table, keys, keyed)
+        rows = _defined_by_rows(table, keys, keyed, listed)
         out.update({label: out.get(label, set()) | members for label, members in rows.items()})
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
         kinds = any(_kin(a, b) for a in rows for b in rows if a != b)
@@ -386,7 +392,8 @@ def _key_named(name: str, keys: list[str]) -> str:
     return min(held, key=len, default="")
 
 
-def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]]) -> dict[str, set[str]]:
+def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset()
+                     ) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
     it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
@@ -399,9 +406,12 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]]) -> dic
             continue
         if table.index not in keyed and (named := [c for c in table.rows[r]
                                                    if c is not cells[0] and c.text.strip() in keys]):
-            # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |")
+            # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
+            # table lists as a member of its own, "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |" where 成都 is listed among the
+            # 二类城市, is the place the listed ones are in, no member here)
+            parent = cells[0] if cells[0].text.strip() in listed else None
             out.setdefault(named[0].text.strip(), set()).update(
-                x for c in table.rows[r] if c is not named[0] for x in _items(c.text))
+                x for c in table.rows[r] if c is not named[0] and c is not parent for x in _items(c.text))
             continue
         lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
