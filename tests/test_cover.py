@@ -2389,3 +2389,21 @@ def test_a_place_another_table_lists_is_where_a_special_area_row_s_places_are_no
     assert {"成都", "厦门"} <= members["二类城市"] and "上海" in members["一类城市"]
     assert "成都" not in members["三类城市"] and "简阳市" in members["三类城市"] and "厦门" not in members["一类城市"]
     assert implied_names("我在成都分公司上班，住房补贴每月多少？", doc)[0] == {"二类城市"}
+
+
+def test_a_grade_a_question_gives_implies_the_band_whose_row_holds_its_range():
+    # "| 二档 | P4—P5 | M1（主管） | S3—S4 |" over bands a table of figures is keyed by: P5 is 二档, M3 三档, M7 五档
+    # (M6 及以上); with 成都 in 二类城市, the cell at both joins the shortlist
+    from aegis_tui.answer.pick import implied_cells, implied_names
+
+    text = ("# 住房补贴\n\n## 补贴标准\n\n| 补贴档位 | 一类城市（元/月） | 二类城市（元/月） |\n|---|---|---|\n"
+            "| 一档 | 1200 | 900 |\n| 二档 | 1600 | 1200 |\n| 三档 | 2200 | 1600 |\n| 五档 | 4000 | 3000 |\n\n"
+            "## 附件1 城市类别\n\n| 城市类别 | 包含城市 |\n|---|---|\n| 一类城市 | 北京、上海、深圳 |\n| 二类城市 | 南京、苏州、成都 |\n\n"
+            "## 附件2 职级与档位\n\n| 补贴档位 | P序列 | M序列 | S序列 |\n|---|---|---|---|\n| 一档 | P1—P3 | — | S1—S2 |\n"
+            "| 二档 | P4—P5 | M1（主管） | S3—S4 |\n| 三档 | P6—P7 | M2（经理）、M3（高级经理） | S5—S6 |\n"
+            "| 五档 | P10—P12 | M6（副总裁）及以上 | — |\n")
+    doc = Document.from_text(text, "subsidy.md")
+    assert implied_names("我是P5的工程师，在成都上班，住房补贴每月多少？", doc)[0] == {"二档", "二类城市"}
+    assert implied_names("我是M3高级经理，住房补贴每月多少？", doc)[0] == {"三档"}
+    assert implied_names("我是M7，住房补贴每月多少？", doc)[0] == {"五档"}
+    assert [c.value for c in implied_cells("我是P5的工程师，在成都上班，住房补贴每月多少？", doc)] == ["1200元/月"]

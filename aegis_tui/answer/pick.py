@@ -528,7 +528,47 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
         for m in re.finditer(rf"\b{re.escape(series)}s?\s+(\d{{1,4}})\b", question, re.IGNORECASE):
             if not _names(question, name) and lo <= int(m.group(1)) <= hi:
                 out.setdefault(name, set()).update(_stemmed(m.group()))
+    codes = defined_by_codes(doc)
+    for m in _GRADE_ASKED.finditer(question):
+        for name, ranges in codes.items():
+            if not _names(question, name) and any(p == m.group(1) and lo <= int(m.group(2)) <= hi
+                                                  for p, lo, hi in ranges):
+                out.setdefault(name, set()).update(_stemmed(m.group()) or {m.group()})
     return out
+
+
+# a grade written as a series' letters and its number ("P5", "M3"), alone or as the ends of a range ("P4—P5",
+# "S3—S4", "M6（副总裁）及以上"), in a question or a table cell
+_GRADE_ASKED = re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,2})(\d{1,2})(?![\d.])")
+_GRADE_CELL = re.compile(r"(?<![A-Za-z0-9])([A-Z]{1,2})(\d{1,2})(?:\s*[—–~\-－至到]\s*\1?(\d{1,2}))?(?![\d.])"
+                         r"(?:[（(][^）)]*[）)])?(\s*及以上)?")
+_CODES: dict[str, dict[str, list[tuple[str, int, int]]]] = {}
+
+
+def defined_by_codes(doc: Document) -> dict[str, list[tuple[str, int, int]]]:
+    """The names a table defines by ranges of grades in its cells, each row's label one a table of figures is keyed
+    by ("| 二档 | P4—P5 | M1（主管） | T1 | S3—S4 |" where the 住房补贴 table has a 二档 row): each name with its ranges
+    (series letters, lowest, highest)."""
+    if doc.sha256 not in _CODES:
+        if len(_CODES) >= 8:
+            _CODES.pop(next(iter(_CODES)))
+        keyed = _table_keys(doc)
+        out: dict[str, list[tuple[str, int, int]]] = {}
+        for table in doc.structure.tables:
+            keys = {k for i, ks in keyed.items() if i != table.index for k in ks}
+            for r in range(table.header_rows, len(table.rows)):
+                label = (table.row_header(r) or "").strip()
+                if label not in keys:
+                    continue
+                for c in table.rows[r]:
+                    if c.text.strip() == label:
+                        continue
+                    for m in _GRADE_CELL.finditer(c.text):
+                        lo = int(m.group(2))
+                        hi = 99 if m.group(4) else int(m.group(3) or lo)
+                        out.setdefault(label, []).append((m.group(1), lo, max(lo, hi)))
+        _CODES[doc.sha256] = out
+    return _CODES[doc.sha256]
 
 
 def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
@@ -538,7 +578,8 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     # (by a member, or by a numbered range a figure of the question falls in: "- Tier 2: job grades 5 to 7", asked
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
-    defined = {**defined_by_members(doc), **dict.fromkeys(defined_by_range(doc), set())}
+    defined = {**dict.fromkeys(defined_by_codes(doc), set()), **defined_by_members(doc),
+               **dict.fromkeys(defined_by_range(doc), set())}
     # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
     kin = {other for other in defined if any(_kin(other, name) and not _within(defined[other], defined[name])
                                              for name in implied)}
