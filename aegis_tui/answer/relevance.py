@@ -13,6 +13,7 @@ from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
 from ..text.entities import CJK_RUN, derivations, stem, units
 from ..text.lexicon import (
+    A_NOT_A,
     ASKED_AGAIN,
     ASKED_DIMENSIONS,
     ASKED_PAYMENT,
@@ -511,7 +512,7 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
 
 
 # what makes a part ask whether, and what makes it ask what, how much, when …
-_YES_NO = re.compile(r"吗|是否|有没有|有无|(?P<verb>[\u4e00-\u9fff])不(?P=verb)|可不可以|^\s*(?:is|are|does|do|did|can|could|will|"
+_YES_NO = re.compile(r"吗|是否|有没有|有无|" + A_NOT_A + r"|可不可以|^\s*(?:is|are|does|do|did|can|could|will|"
                      r"would|should|must|may|has|have)\b", re.IGNORECASE)
 _WH = re.compile(r"多少|多[大高长久]|什么|几|哪|如何|怎么|\b(?:what|how|when|which|who|where|whom|whose)\b",
                  re.IGNORECASE)

@@ -60,9 +60,11 @@ QUESTION_FILLER_EN = QUERY_STOP_EN | NON_MODIFIERS_EN | frozenset({
     "give", "gives", "given", "take", "takes", "put", "see", "sees"})  # light verbs ("do we give", "take a trip")
 
 # Chinese: the particle 的, the copulas 为/是 and the prepositions that open a phrase — never part of a name.
+# a question asked as A不A ("是不是", "能不能", "会不会"): one character, 不, the same character
+A_NOT_A = r"(?P<verb>[\u4e00-\u9fff])不(?P=verb)"
 # words that make a part of a question ask for something ("…是多少", "how soon …"); a part without one names a
 # scope ("在三级医院住院，…")
-QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|(?<![那这好十头])(?<![^提]前)(?<!^前)几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|(?P<verb>[\u4e00-\u9fff])不(?P=verb)|可不可以|\b(?:what|how|when|which|who|where|whether|"
+QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|(?<![那这好十头])(?<![^提]前)(?<!^前)几[个年天月次成折]|哪|吗|如何|怎么|是否|有没有|有无|" + A_NOT_A + r"|可不可以|\b(?:what|how|when|which|who|where|whether|"
                             r"is|are|does|do|can|must)\b", re.IGNORECASE)
 # a question that asks for several figures at once ("分别是多少", "各自", "what are the caps", "for each class"): a
 # list of the document's figures may answer it
