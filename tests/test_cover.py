@@ -2041,6 +2041,19 @@ _ZONES_ZH = ("# 租赁补贴\n\n## 补贴标准\n\n表3　低收入家庭租赁�
              "|---|---|---|\n| 望海区 | 海韵街道、观潮街道、望海街道 | 一类区域 |\n| 临川区 | 临川街道、文昌街道、白鹭洲街道 | 一类区域 |\n"
              "| 临川区 | 云岭街道、青桐镇 | 二类区域 |\n| 北塘区 | 北塘街道、翠湖街道、柳堤镇 | 二类区域 |\n")
 
+_CERTS_ZH = ("# 资助办法\n\n## 取证奖励\n\n| 证书类别 | 一次性取证奖励 |\n|---|---|\n| A类 | 10000元 |\n| B类 | 4000元 |\n\n"
+             "## 附件1 职业资格证书目录\n\n### 一、A类证书（共2个）\n\n| 序号 | 证书名称 | 发证机构 |\n|---|---|---|\n"
+             "| A-01 | 注册会计师（全科合格证书） | 中国注册会计师协会 |\n| A-02 | 一级注册建造师 | 住房和城乡建设部 |\n\n"
+             "### 二、B类证书（共2个）\n\n| 序号 | 证书名称 | 发证机构 |\n|---|---|---|\n"
+             "| B-01 | 项目管理专业人士（PMP） | 美国项目管理协会 |\n| B-02 | 中级注册安全工程师（化工安全） | 应急管理部 |\n\n"
+             "## 附件2 2019版证书目录（已废止，仅供参照）\n\n| 2019版类别 | 证书范围 |\n|---|---|\n"
+             "| A类 | 项目管理专业人士、税务师、监理工程师 |\n")
+_GROUPS_EN = ("# Assistantship Policy\n\n## Stipends\n\n| Rate Group | 50% Appointment |\n|---|---|\n"
+              "| Group I | $24,000 |\n| Group II | $23,100 |\n\n## Appendix A — Rate Groups\n\n"
+              "| College | Group I | Group II |\n|---|---|---|\n"
+              "| Natural Sciences | Physics; Computer Science | Biology; Chemistry (through Summer 2026) |\n"
+              "| Engineering | Civil Engineering | Forestry |\n")
+
 
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
     # a heading naming a category keyed in a table of figures, over lines listing its members (after a line's colon;
@@ -2074,6 +2087,15 @@ _ZONES_ZH = ("# 租赁补贴\n\n## 补贴标准\n\n表3　低收入家庭租赁�
     # the size asked and the context every cell shares names all bands
     (_BANDS_EN, "What's the monthly rent for a 50 sq ft unit at Ashcombe?", "Band B", "Band A",
      "What's the rent for 50 sq ft at a Band A store like Ashcombe?", "£86.00", "£104.00"),
+    # a heading naming a category by the key it opens with ("B类证书" over the certificates, the reward table keyed by
+    # B类 beside A类), its table's rows numbered, their names in a column of names (PMP, in parentheses, an
+    # abbreviation the question may use alone beside Chinese); a repealed appendix's classification says nothing now
+    (_CERTS_ZH, "我刚考过了PMP，公司会给多少奖励？", "B类", "A类", "我刚考过了A类的PMP，公司会给多少奖励？",
+     "4000元", "10000元"),
+    # a table whose columns are the categories ("| College | Group I | Group II |"), its cells listing the programs
+    (_GROUPS_EN, "I'm a Chemistry PhD student. What's the minimum stipend for a 50% appointment?", "Group II",
+     "Group I", "I'm a Chemistry PhD student. What's the Group I minimum stipend for a 50% appointment?", "$23,100",
+     "$24,000"),
 ])
 def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_others(text, question, implied, sibling,
                                                                                      naming, chosen, other):
@@ -2407,3 +2429,19 @@ def test_a_grade_a_question_gives_implies_the_band_whose_row_holds_its_range():
     assert implied_names("我是M3高级经理，住房补贴每月多少？", doc)[0] == {"三档"}
     assert implied_names("我是M7，住房补贴每月多少？", doc)[0] == {"五档"}
     assert [c.value for c in implied_cells("我是P5的工程师，在成都上班，住房补贴每月多少？", doc)] == ["1200元/月"]
+
+
+def test_a_section_marked_repealed_states_former_rules():
+    # "附件2 2019版证书目录（已废止，仅供参照）": its figures answer nothing now, its classification defines no member;
+    # a heading on a topic that names no status ("保单失效与复效") is in force
+    from aegis_tui.answer.pick import defined_by_members
+    from aegis_tui.text.structure import superseded
+
+    text = _CERTS_ZH + "\n## 附件3 原奖励标准（已废止）\n\nA类证书取证奖励为8000元。\n\n## 保单失效与复效\n\n复效期为2年。\n"
+    doc, _ = structured(text, "certs.md")
+    at = doc.text.index("8000元")
+    assert superseded(doc, at, len("8000元"))
+    assert not superseded(doc, doc.text.index("2年"), len("2年"))
+    assert not superseded(doc, doc.text.index("4000元"), len("4000元"))
+    members = defined_by_members(doc)
+    assert "税务师" not in members.get("A类", set()) and "PMP" in members["B类"]

@@ -52,6 +52,7 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
+    REPEALED_NOTE,
     STOP_EN,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
@@ -354,18 +355,23 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
             continue  # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now)
         body = range(table.header_rows, len(table.rows))
         path = doc.structure.heading_path(table.start)
+        if any(REPEALED_NOTE.search(h) for h in path):
+            continue  # (nor one under a heading marked repealed: "附件15 2019版办法所附职业资格证书目录（已废止，仅供参照）")
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", _appendix_title(title_of(path[-1]))) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         rows = _defined_by_rows(table, keys, keyed, listed)
-        out.update({label: out.get(label, set()) | members for label, members in rows.items()})
+        for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
+            out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
         kinds = any(_kin(a, b) for a in rows for b in rows if a != b)
         if len(name) >= 2 and not illustrative(doc, table.start) and not kinds:
             # (an English heading over a table of no figures names the key however its words are inflected: "Giant
             # Breeds", "Giant breed dogs")
             figures = table.index in keyed
+            # (a Chinese one names the key its name opens with, the kind of thing listed after it: "B类证书" over the
+            # certificates, where the 取证奖励 table has a B类 row beside A类 and C类)
             name = name if any(name in k for k in keys) else _key_named(name, keys) if name.isascii() and not figures \
-                else ""
+                else _key_opening(name, keys) if not name.isascii() else ""
             if name:
                 width = max((len(table.rows[r]) for r in body), default=0)
                 if width == 2 and not figures:
@@ -373,10 +379,53 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
                     members = {x for r in body for c in table.rows[r][1:] for x in _items(c.text)}
                 else:  # its rows' labels, and what a cell lists ("含电焊工、气焊工、钎焊工")
                     members = {x for r in body if (x := table.row_header(r)) and not any(ch.isdigit() for ch in x)}
+                    # (rows labelled by a number, "| B-11 | 项目管理专业人士（PMP） | …": the column of names says them)
+                    members = members or _name_column(table)
                     members |= {x for r in body for c in table.rows[r] if LISTING_CELL.match(c.text.strip())
                                 for x in _items(c.text)}
                 out.setdefault(name, set()).update(x for x in members if x != name)
     return out
+
+
+def _defined_by_columns(table, keys: list[str]) -> dict[str, set[str]]:
+    """The categories a table's columns define: two or more column headers of one kind that tables of figures are keyed
+    by ("| College | Group I | Group II | Group III |"), their cells naming members, no figure among them ("Biology;
+    Chemistry; Biochemistry"); each header with the members its column's cells name."""
+    width = len(table.rows[0]) if table.rows else 0
+    named = {c: h for c in range(width) if (h := table.column_header(c).strip()) in keys}
+    if not any(_kin(a, b) for a in named.values() for b in named.values() if a != b):
+        return {}
+    cells = {c: [row[c].text for row in table.rows[table.header_rows:] if c < len(row)] for c in named}
+    if any(q.quantity.dimension != "date" for texts in cells.values() for x in texts for q in find_quantities(x)):
+        return {}  # (a table of figures by category lists no members; "Economics (through Summer 2026)" is one)
+    return {named[c]: {x for text in texts for x in _items(text)} for c, texts in cells.items()}
+
+
+def _key_opening(name: str, keys: list[str]) -> str:
+    """The longest Chinese key a name opens with and goes on after, one of a kind of keys ("B类" of "B类证书" beside
+    A类 and C类), or ''."""
+    opening = [k for k in keys if len(k) >= 2 and not k.isascii() and name.startswith(k) and len(name) > len(k)
+               and any(_kin(k, other) for other in keys if other != k)]
+    return max(opening, key=len, default="")
+
+
+def _name_column(table) -> set[str]:
+    """The names a table's first column of names holds (most of its body cells without a digit: "证书名称" beside
+    "序号"), each also by the name before its parentheses and the abbreviation in them ("项目管理专业人士（PMP）":
+    项目管理专业人士, PMP)."""
+    body = table.rows[table.header_rows:]
+    for c in range(max((len(row) for row in body), default=0)):
+        texts = [row[c].text.strip() for row in body if c < len(row) and row[c].text.strip()]
+        names = [x for x in texts if not any(ch.isdigit() for ch in x)]
+        if len(names) >= 2 and 2 * len(names) >= len(body):
+            out = set(names)
+            for x in names:
+                if m := re.fullmatch(r"(.+?)\s*[（(]([^（）()]+)[）)]", x):
+                    out.add(m.group(1).strip())
+                    if re.fullmatch(r"[A-Z][A-Za-z]{1,9}", m.group(2).strip()):
+                        out.add(m.group(2).strip())
+            return {x for x in out if len(x) >= 2}
+    return set()
 
 
 def _appendix_title(title: str) -> str:
@@ -614,7 +663,8 @@ def _names(text: str, name: str) -> bool:
     """Whether a text names a name: a Chinese one anywhere in it, an English one as whole words."""
     if not name.isascii():
         return name in text
-    return re.search(rf"(?<![\w'’-]){re.escape(name)}(?![\w-])", text, re.IGNORECASE) is not None
+    # (a Chinese character beside it is no letter of its word: "刚考过了PMP，")
+    return re.search(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text, re.IGNORECASE) is not None
 
 
 def _kin(a: str, b: str) -> bool:

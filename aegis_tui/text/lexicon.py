@@ -265,6 +265,10 @@ HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\
 HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少")
 # A value a change replaced: its table column's header names the former rule ("原规定（V3.2）", "Previous rate"), or a
 # clause names it as what the change is from ("由相当于2个月租金降为相当于1个月租金", "increased from $40 to $45")
+# a section a note marks as no longer in force ("附件15 2019版办法所附职业资格证书目录（已废止，仅供参照）", "Schedule 3
+# (repealed)"): what it states is a former rule; a heading on the topic ("保单失效与复效") is no such note
+REPEALED_NOTE = re.compile(r"[（(][^（）()]*(?:已废止|已失效|废止|repealed|superseded|no longer in (?:force|effect))"
+                           r"[^（）()]*[）)]", re.IGNORECASE)
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)
