@@ -2445,3 +2445,18 @@ def test_a_section_marked_repealed_states_former_rules():
     assert not superseded(doc, doc.text.index("4000元"), len("4000元"))
     members = defined_by_members(doc)
     assert "税务师" not in members.get("A类", set()) and "PMP" in members["B类"]
+
+
+def test_the_top_level_headings_of_a_cover_letter_and_its_rules_title_the_document():
+    # "# 华岳集团有限公司文件" over "# 华岳集团有限公司资助办法": no one title, yet both name what every value is about, so
+    # "公司" of "公司会给多少奖励" tells no figure apart, and PMP's reward answers
+    from aegis_tui.answer.pick import _title_terms
+
+    text = _CERTS_ZH.replace("# 资助办法", "# 华岳集团有限公司文件\n\n# 华岳集团有限公司职工资助办法", 1)
+    doc, index = structured(text, "certs.md")
+    assert doc.structure.title == "" and {"公司", "资助"} <= _title_terms(doc)
+    picked, reasons = chosen_values("我刚考过了PMP，公司会给多少奖励？", doc, index)
+    assert picked == {"4000元"}, reasons
+    # (a document of many top-level headings, chapters, has no title of them)
+    chapters = Document.from_text("# 第一章 总则\n\n甲。\n\n# 第二章 标准\n\n乙。\n\n# 第三章 待遇\n\n丙。\n\n# 第四章 附则\n\n丁。\n", "c.md")
+    assert _title_terms(chapters) == set()

@@ -873,10 +873,18 @@ def _end_frequency(doc: Document) -> dict[str, int]:
 _ENDS: dict[str, dict[str, int]] = {}
 
 
+TITLES = 3  # the most top-level headings that title a document together (an issuer's, its rules', an explanation's)
+
+
 def _title_terms(doc: Document) -> set[str]:
-    """The terms of the document's title (Structure.title)."""
-    title = doc.structure.title
-    return _stemmed(title) if title else set()
+    """The terms of the document's title (Structure.title), or of its few top-level headings when it has several: a
+    cover letter's issuer over the rules' own title ("# 华岳能源集团有限公司文件", "# 华岳能源集团有限公司职工学历进修…
+    管理办法"; "# City of Port Alder", "# Business Licence Fees and Charges") title the whole document together."""
+    s = doc.structure
+    if s.title:
+        return _stemmed(s.title)
+    top = [h.text for h in s.headings if h.level == min(x.level for x in s.headings)]
+    return {t for title in top for t in _stemmed(title)} if len(top) <= TITLES else set()
 
 
 def _names_entity(question: str, subject: str) -> bool:
