@@ -289,6 +289,19 @@ def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_c
     assert "$15.00" not in labels
 
 
+def test_a_value_a_sentence_s_measure_for_someone_introduces_is_labelled_by_both(tmp_path):
+    # "(2) The fee for a second residential permit … is 150% of the Schedule C fee": after the model's last label failed
+    # ("the | the"), the measure is the predicate and whom it is for the subject; not a figure a condition opens with
+    doc = Document.from_text("# Residential permits\n\n(1) The fee for a household's first residential permit is set "
+                             "out in Schedule C.\n\n(2) The fee for a second residential permit issued to the same "
+                             "household in the same permit year is 150% of the Schedule C fee.\n\n(3) If the fee for a "
+                             "permit is unpaid, a charge of $25 applies.\n", "permits.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("the", "the"))
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["150%"] == ("a second residential permit issued to the same household in the same permit year", "fee")
+    assert "fee" not in labels.get("$25", ("", ""))[1]
+
+
 def test_a_value_a_copula_s_subject_names_is_labelled_by_it_under_the_title(tmp_path):
     # "The single transaction limit is $2,500 and the monthly limit per card is $10,000": after the model's last
     # label failed ("the | is"), each copula's subject names its value, under the section's title

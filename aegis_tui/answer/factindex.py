@@ -603,7 +603,8 @@ class Indexer:
         # its section's title ("renews automatically for successive Renewal Terms of 12 months unless …": words
         # after the value kept structure from deciding it first)
         if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True) \
-                or self._from_measure_phrase(r.key, cand) or self._from_own_clause_en(r.key, cand):
+                or self._from_measure_phrase(r.key, cand) or self._from_own_clause_en(r.key, cand) \
+                or self._from_measure_for_en(r.key, cand):
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
@@ -715,6 +716,23 @@ class Indexer:
                 or title.lower() in predicate.lower():
             return False
         return self._keep_if_verified(key, cand, title, predicate)
+
+    def _from_measure_for_en(self, key: str, cand: Candidate) -> bool:
+        """After the model's last label failed, an English sentence opening with a measure and whom it is for, then its
+        copula ("(2) The fee for a second residential permit issued to the same household in the same permit year is
+        150% of the Schedule C fee …"): that measure is the predicate, whom it is for the subject. Not a worked
+        example's figure, nor a sentence opening with its condition."""
+        if cand.cell or CJK.search(cand.fragment):
+            return False
+        doc = self.index.document
+        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        raw = _NUMBERING.sub("", LIST_ITEM.sub("", doc.text[start:cand.offset].lstrip(), count=1), count=1)
+        if (m := _MEASURE_FOR_EN.match(raw)) is None or illustrative(doc, cand.offset):
+            return False
+        predicate, subject = m.group("p").strip(), m.group("s").strip()
+        if not _says_something(predicate) or _CONDITION_EN.match(subject) or find_quantities(subject):
+            return False
+        return self._keep_if_verified(key, cand, subject, predicate)
 
     def _from_assigned(self, key: str, cand: Candidate) -> bool:
         """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
@@ -1237,6 +1255,11 @@ _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an)\s*$", re.IGNORECASE)
 _NOUN_ON = re.compile(r"^\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:on|off|of|for|to|toward|towards|against)\b")
 # (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
+# a sentence opening with a measure and whom it is for, up to its copula: "The fee for a second residential permit
+# issued to the same household … is", "(2) The deductible for named storm losses will be"
+_MEASURE_FOR_EN = re.compile(r"^\s*(?:\(\w{1,3}\)\s*)?(?:the|an?)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,3}?[A-Za-z][\w'-]*)\s+for\s+"
+                             r"(?P<s>[A-Za-z][^,;:()]{2,160}?)\s+(?:is|are|will be|shall be)"
+                             r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|set)\s+to)?\s*$", re.IGNORECASE)
 _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
                         r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,

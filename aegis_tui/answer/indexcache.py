@@ -77,8 +77,10 @@ FORMAT = 1
 # 限额：" over "2. 退休人员：4500元；", and a name opening with 在 that is a status, 在职职工, is no condition; 32: a
 # condition's bounds read "第13个月起" and "after 30 days" as bounds, and "within 21 days" as the value's own limit; 33:
 # a table's caption is read across a unit line under it, "表2 车位服务费上限" over "单位：元/个·月"; 34: a caption's
-# compound number is no part of its title, "Table 3-1. Monthly Water Base Charge")
-LABELS = 34
+# compound number is no part of its title, "Table 3-1. Monthly Water Base Charge"; 35: after the model's last label
+# failed, an English sentence opening with a measure and whom it is for labels its value, "The fee for a second
+# residential permit … is 150% of …" → a second residential permit … | fee)
+LABELS = 35
 
 
 def default_cache_dir() -> Path:
