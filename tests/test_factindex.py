@@ -275,16 +275,22 @@ def test_a_worked_example_s_figure_is_no_measure_its_clause_names():
     assert not Indexer(NO_ENGINE, index)._from_measure_phrase(key, example)
 
 
+def _labels_after_junk(tmp_path, junk, text):
+    """The labels a document's values get when the model labels every one with junk, twice: structure's and the
+    fallbacks' after the model's last label failed."""
+    index, _ = _index_with_labels(Document.from_text(text, "doc.md"), tmp_path, lambda prompt: junk)
+    return {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+
+
 def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_condition(tmp_path):
     # "If a scheduled payment is declined …, a Returned Payment Fee of $20.00 will be charged": after the model's last
     # label failed, the condition is whom the phrase's value is for (the title would drop it); not a condition
     # holding a figure of its own
-    doc = Document.from_text("# Billing and Payment\n\n2.2 Declined Payments. If a scheduled payment is declined or "
-                             "returned for any reason, a Returned Payment Fee of $20.00 will be charged.\n\n2.3 Late Fee. "
-                             "If your account remains past due 10 days after the billing date, a Late Fee of $15.00 will "
-                             "be added.\n", "billing.md")
-    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("be", "a"))
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    labels = _labels_after_junk(tmp_path, ("be", "a"),
+                                "# Billing and Payment\n\n2.2 Declined Payments. If a scheduled payment is declined or "
+                                "returned for any reason, a Returned Payment Fee of $20.00 will be charged.\n\n2.3 Late "
+                                "Fee. If your account remains past due 10 days after the billing date, a Late Fee of "
+                                "$15.00 will be added.\n")
     assert labels["$20.00"] == ("a scheduled payment is declined or returned for any reason", "Returned Payment Fee")
     assert "$15.00" not in labels
 
@@ -292,12 +298,11 @@ def test_a_value_after_an_english_condition_is_labelled_by_its_phrase_for_that_c
 def test_a_value_a_sentence_s_measure_for_someone_introduces_is_labelled_by_both(tmp_path):
     # "(2) The fee for a second residential permit … is 150% of the Schedule C fee": after the model's last label failed
     # ("the | the"), the measure is the predicate and whom it is for the subject; not a figure a condition opens with
-    doc = Document.from_text("# Residential permits\n\n(1) The fee for a household's first residential permit is set "
-                             "out in Schedule C.\n\n(2) The fee for a second residential permit issued to the same "
-                             "household in the same permit year is 150% of the Schedule C fee.\n\n(3) If the fee for a "
-                             "permit is unpaid, a charge of $25 applies.\n", "permits.md")
-    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("the", "the"))
-    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    labels = _labels_after_junk(tmp_path, ("the", "the"),
+                                "# Residential permits\n\n(1) The fee for a household's first residential permit is set "
+                                "out in Schedule C.\n\n(2) The fee for a second residential permit issued to the same "
+                                "household in the same permit year is 150% of the Schedule C fee.\n\n(3) If the fee "
+                                "for a permit is unpaid, a charge of $25 applies.\n")
     assert labels["150%"] == ("a second residential permit issued to the same household in the same permit year", "fee")
     assert "fee" not in labels.get("$25", ("", ""))[1]
 
