@@ -52,7 +52,6 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
-    REPEALED_NOTE,
     STOP_EN,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
@@ -62,7 +61,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.structure import illustrative, superseded
+from ..text.structure import illustrative, repealed, superseded
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -354,9 +353,9 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         if table.rows and any(FORMER_HEADER.search(table.column_header(c) or "") for c in range(len(table.rows[0]))):
             continue  # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now)
         body = range(table.header_rows, len(table.rows))
-        path = doc.structure.heading_path(table.start)
-        if any(REPEALED_NOTE.search(h) for h in path):
+        if repealed(doc, table.start):
             continue  # (nor one under a heading marked repealed: "附件15 2019版办法所附职业资格证书目录（已废止，仅供参照）")
+        path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", _appendix_title(title_of(path[-1]))) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         rows = _defined_by_rows(table, keys, keyed, listed)
@@ -420,10 +419,10 @@ def _name_column(table) -> set[str]:
         if len(names) >= 2 and 2 * len(names) >= len(body):
             out = set(names)
             for x in names:
-                if m := re.fullmatch(r"(.+?)\s*[（(]([^（）()]+)[）)]", x):
-                    out.add(m.group(1).strip())
-                    if re.fullmatch(r"[A-Z][A-Za-z]{1,9}", m.group(2).strip()):
-                        out.add(m.group(2).strip())
+                if len(aliases := _aliases(x)) == 3:
+                    out.add(aliases[2])
+                    if re.fullmatch(r"[A-Z][A-Za-z]{1,9}", aliases[1]):
+                        out.add(aliases[1])
             return {x for x in out if len(x) >= 2}
     return set()
 
@@ -883,7 +882,8 @@ def _title_terms(doc: Document) -> set[str]:
     s = doc.structure
     if s.title:
         return _stemmed(s.title)
-    top = [h.text for h in s.headings if h.level == min(x.level for x in s.headings)]
+    level = min((h.level for h in s.headings), default=0)
+    top = [h.text for h in s.headings if h.level == level]
     return {t for title in top for t in _stemmed(title)} if len(top) <= TITLES else set()
 
 

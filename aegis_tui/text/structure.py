@@ -164,15 +164,23 @@ class Structure:
         return self.blocks[i] if i >= 0 and self.blocks[i].kind == "paragraph" else None
 
 
+def repealed(document: Document, offset: int) -> bool:
+    """Whether an offset stands in a section a heading marks no longer in force ("附件15 …证书目录及标准（已废止，仅供
+    参照）", "Schedule 3 (repealed)")."""
+    from .lexicon import REPEALED_NOTE
+
+    return any(REPEALED_NOTE.search(h) for h in document.structure.heading_path(offset))
+
+
 def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
-    in force, in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a clause says the change is from ("由相当于2个月租金
-    降为相当于1个月租金", "the fee was increased from $40 to $45")."""
-    from .lexicon import CHANGED_FROM, CHANGED_TO, FORMER_HEADER, REPEALED_NOTE
+    in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
+    clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased from $40 to $45")."""
+    from .lexicon import CHANGED_FROM, CHANGED_TO, FORMER_HEADER
 
     s = document.structure
-    if any(REPEALED_NOTE.search(h) for h in s.heading_path(offset)):
-        return True  # (a section marked repealed: "附件15 …证书目录及标准（已废止，仅供参照）")
+    if repealed(document, offset):
+        return True
     if (found := s.cell_at(offset)) is not None:
         return bool(FORMER_HEADER.search(found[0].column_header(found[1].col)))
     text = document.text
