@@ -2110,6 +2110,54 @@ def test_a_member_a_question_names_implies_its_defined_name_and_rules_out_the_ot
     assert any(f.fact.object_value == other and sibling in why for fs, why in skipped for f in fs)
 
 
+_INJURY_ZH = ("# 工伤保险待遇办法\n\n## 第四章 伤残待遇\n\n"
+              "第二十条【一次性医疗补助金】 一次性医疗补助金以全省上年度职工月平均工资为基数，按照伤残等级和地区类别确定的月数计发：\n\n"
+              "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |\n|---|---|---|---|\n| 七级伤残 | 10个月 | 8个月 | 7个月 |\n"
+              "| 八级伤残 | 8个月 | 6个月 | 5个月 |\n"
+              "| 九级伤残 | 5个月 | 4个月 | 3个月 |\n\n"
+              "第二十一条【一次性就业补助金】 一次性就业补助金以全省上年度职工月平均工资为基数，按照伤残等级和地区类别确定的月数计发：\n\n"
+              "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |\n|---|---|---|---|\n| 七级伤残 | 20个月 | 17个月 | 15个月 |\n"
+              "| 八级伤残 | 14个月 | 12个月 | 10个月 |\n"
+              "| 九级伤残 | 9个月 | 7个月 | 6个月 |\n\n## 附件 地区类别汇总\n\n"
+              "**一类地区（3个）**：临江市东湖区、西林区；望海市海港区。\n\n"
+              "**二类地区（2个）**：临江市双河县；望海市观澜县（临港园区除外）。\n\n"
+              "**三类地区（3个）**：望海市石塘县、渔山县；白沙市银滩县。此外，省本级参保单位按一类地区执行。\n")
+
+
+def test_a_lead_naming_a_class_lists_its_members_in_groups_by_city():
+    # "**三类地区（3个）**：望海市石塘县、渔山县；白沙市银滩县。": the groups a semicolon ends, each opening with its city;
+    # a member's parenthesis is no name ("观澜县（临港园区除外）"), nor is the sentence after the list
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc = Document.from_text(_INJURY_ZH, "injury.md")
+    members = defined_by_members(doc)
+    assert {"石塘县", "渔山县", "银滩县", "白沙市银滩县"} <= members["三类地区"]
+    assert "观澜县" in members["二类地区"] and not any("除外" in m for ms in members.values() for m in ms)
+    assert implied_names("我在白沙市银滩县上班，工伤评了九级", doc) == ({"三类地区"}, {"一类地区", "二类地区"})
+
+
+def test_a_table_whose_columns_are_classes_is_labelled_by_its_article_s_title():
+    # two tables keyed alike (伤残等级 × 地区类别), one of 医疗补助金's months and one of 就业补助金's: a cell's column is a
+    # class, the measure is what its article's title names, or the two cells of one row and column read alike
+    doc, index = structured(_INJURY_ZH, "injury.md")
+    labels = {f.fact.object_value: (f.fact.subject, f.fact.predicate) for f in index.facts.values()}
+    assert labels["3个月"] == ("九级伤残", "三类地区一次性医疗补助金")
+    assert labels["6个月"] == ("九级伤残", "三类地区一次性就业补助金")
+
+
+def test_a_class_a_member_implies_and_a_grade_named_by_its_ordinal_find_each_table_s_cell():
+    # 银滩县 is in 三类地区 and "评了九级" names the 九级伤残 row by its ordinal: each table's cell there joins the
+    # shortlist, and the two answer the question's two measures
+    from aegis_tui.answer.pick import implied_cells
+
+    doc, index = structured(_INJURY_ZH, "injury.md")
+    question = "我在白沙市银滩县的工厂上班，工伤评了九级，合同到期不续了，一次性医疗补助金和就业补助金各能拿几个月的工资？"
+    assert sorted(c.value for c in implied_cells(question, doc)) == ["3个月", "6个月"]
+    assert implied_cells("我在白沙市银滩县的工厂上班，一次性医疗补助金能拿几个月？", doc) == []  # one class only
+    got, _ = choose_noting_skips(question, doc, index.facts.values())
+    assert got == {"3个月", "6个月"}
+
+
 def test_a_shortlist_of_only_the_other_area_s_figures_answers_nothing():
     doc, index = structured(_AREAS_ZH, "areas.md")
     first = [f for f in index.facts.values() if f.fact.object_value in {"1.20元", "2.10元", "0.80元", "1.70元"}]

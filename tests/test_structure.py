@@ -322,3 +322,22 @@ def test_a_title_that_starts_with_example_is_no_section_of_examples():
     doc = Document.from_text("# Example Co. Medical Plan\n\n## Cost sharing\n\nThe annual deductible is $1,100.\n", "plan.md")
     assert doc.structure.title == "Example Co. Medical Plan"
     assert not illustrative(doc, doc.text.index("$1,100"))
+
+
+@pytest.mark.parametrize("text, title", [
+    ("# 办法\n\n第二十三条【一次性医疗补助金】 一次性医疗补助金按月数计发：\n\n| 等级 | 一类地区 | 二类地区 |\n|---|---|---|\n"
+     "| 九级 | 5个月 | 4个月 |\n", "一次性医疗补助金"),
+    ("# 办法\n\n第十五条　年度资助上限 每名职工每个学年获得的资助，不得超过下表所列上限：\n\n| 学历 | 第一档 | 第二档 |\n"
+     "|---|---|---|\n| 本科 | 10000元 | 9000元 |\n", "年度资助上限"),
+    ("# 办法\n\n第十条（护理费） 护理费按下表支付：\n\n| 等级 | 一类地区 | 二类地区 |\n|---|---|---|\n| 完全 | 50% | 40% |\n",
+     "护理费"),
+    # a note on the article, or an article with no title, titles nothing
+    ("# 办法\n\n第十条（2025年修订） 护理费按下表支付：\n\n| 等级 | 一类地区 | 二类地区 |\n|---|---|---|\n"
+     "| 完全 | 50% | 40% |\n", ""),
+    ("# 办法\n\n第十条 护理费按下表支付：\n\n| 等级 | 一类地区 | 二类地区 |\n|---|---|---|\n| 完全 | 50% | 40% |\n", ""),
+])
+def test_an_article_s_title_is_what_its_table_is_about(text, title):
+    from aegis_tui.text.structure import article_title
+
+    doc = Document.from_text(text, "article.md")
+    assert article_title(doc, doc.structure.tables[0].rows[-1][1].start) == title

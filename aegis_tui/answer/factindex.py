@@ -41,12 +41,12 @@ from ..text.lexicon import (
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, interval, partitioned
-from ..text.structure import illustrative
+from ..text.structure import article_title, illustrative
 from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
 from .report import FactVerdict, locate
-from .structural import PARENTHESIS, column_name, short_title, title_of
+from .structural import PARENTHESIS, classes, column_name, short_title, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
@@ -430,11 +430,16 @@ class Indexer:
         joined = f"{column}{short}" if short and zh else ""
         # a caption sentence's topic completes a column that is a scope ("社保外费用" under "赔付比例按医院等级…确定")
         topic = caption_topic(caption) if zh and not short else ""
+        # a column that is one of a series of classes ("| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |") is a scope: the measure
+        # its article's title names goes with it ("三类地区一次性工伤医疗补助金"), or two tables keyed alike, one of
+        # months of 医疗补助金 and one of 就业补助金, would label their cells alike
+        titled = article_title(idx.document, table.start) if zh and classes(table, cell.col) else ""
         # (the row's label cells together, else its first alone: a word column may hold a figure of its own, "No heat
         # when it is below 55°F", that the row's first label does not)
         first = table.rows[cell.row][table.row_header_col].text.strip() if table.label_cols else ""
         for who in dict.fromkeys(w for w in (subject, first) if w):
-            for predicate in dict.fromkeys(p for p in (joined, column, f"{column}{topic}" if topic else "") if p):
+            for predicate in dict.fromkeys(p for p in (joined, f"{column}{titled}" if titled else "", column,
+                                                       f"{column}{topic}" if topic else "") if p):
                 if who == predicate:
                     return False
                 if self._keep_if_verified(key, cand, who, predicate):

@@ -79,8 +79,10 @@ FORMAT = 1
 # a table's caption is read across a unit line under it, "表2 车位服务费上限" over "单位：元/个·月"; 34: a caption's
 # compound number is no part of its title, "Table 3-1. Monthly Water Base Charge"; 35: after the model's last label
 # failed, an English sentence opening with a measure and whom it is for labels its value, "The fee for a second
-# residential permit … is 150% of …" → a second residential permit … | fee)
-LABELS = 35
+# residential permit … is 150% of …" → a second residential permit … | fee; 36: a Chinese table whose columns are
+# classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", labels its cells by the class and the measure its
+# article's title names, "三类地区一次性工伤医疗补助金")
+LABELS = 36
 
 
 def default_cache_dir() -> Path:

@@ -20,11 +20,13 @@ from ..text.lexicon import (
     BOUND_LEAST,
     BOUND_MOST,
     CATCH_ALL,
+    CITY_BEFORE_PLACE_ZH,
     CJK,
     CJK_RANGE,
     CLITICS_EN,
     CONJUNCTIONS_ZH,
     DEFINED_AS_ZH,
+    DEFINED_BY_GROUPS_ZH,
     DEFINED_BY_LIST_EN,
     DEFINED_BY_LIST_ZH,
     DEFINED_BY_RANGE_EN,
@@ -61,7 +63,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.structure import illustrative, repealed, superseded
+from ..text.structure import article_title, illustrative, repealed, superseded
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -79,7 +81,16 @@ from .relevance import (
 )
 from .rules import admitted_dimensions
 from .states import State
-from .structural import clause_start, clause_topic, names, short_title, title_of, value_at
+from .structural import (
+    classes,
+    clause_start,
+    clause_topic,
+    names,
+    ordinal_apart,
+    short_title,
+    title_of,
+    value_at,
+)
 
 PICK_MAX_TOKENS = 2
 
@@ -275,6 +286,16 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
             members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
             out.setdefault(name, set()).update(members)
+        for m in DEFINED_BY_GROUPS_ZH.finditer(doc.text):
+            # (each member a name, "渔山县", "江宁高新技术产业开发区", "观澜县（观澜港临港产业园除外）" as 观澜县; a lead naming a
+            # sentence after its colon lists nothing: "申请条件：连续缴费满12个月、…")
+            items = [re.sub(r"[（(][^（）()]*[）)]", "", x).strip()
+                     for group in re.split(r"[；;]", m.group("members")) if group.strip()
+                     for x in re.split(r"以及|[、，,]", group.strip())]
+            if len(items) < 2 or not all(2 <= len(x) <= 16 and not re.search(r"[\d《》（）()：:]", x) for x in items):
+                continue
+            members = set(items) | {x[c.end():] for x in items if (c := CITY_BEFORE_PLACE_ZH.match(x))}
+            out.setdefault(m.group("name"), set()).update(members)
         for m in INCLUDES_LINES_ZH.finditer(doc.text):
             members = set()
             for line in m.group("members").split("\n"):
@@ -642,10 +663,11 @@ IMPLIED_CELLS = 12  # the most table cells the names a question implies bring to
 def implied_cells(question: str, doc: Document) -> list:
     """The table cells at the names a question implies by members ("部门经理…去杭州出差": the C级 row's 二类城市 cell of
     each table keyed by both), for its shortlist: the question reaches them through members, in none of their words.
-    The cells whose row and column headers name the most of the implied names, two at least (one name's row or
-    column holds every other case's figure); at most IMPLIED_CELLS."""
+    The cells whose row and column headers name the most of the implied names, or one of them and a class the
+    question names by its ordinal ("银滩县…评了九级": the 九级伤残 row's 三类地区 cell of each table keyed by both), two
+    at least (one name's row or column holds every other case's figure); at most IMPLIED_CELLS."""
     implied, _ = implied_names(question, doc)
-    if len(implied) < 2:
+    if not implied:
         return []
     named: dict[int, list] = {}
     for c in document_candidates(doc):
@@ -654,6 +676,10 @@ def implied_cells(question: str, doc: Document) -> list:
             table, cell = found
             heads = f"{table.row_header(cell.row)} {table.column_header(cell.col)}"
             if n := sum(1 for name in implied if _names(heads, name)):
+                n += any(not any(_names(h, name) for name in implied) and _ordinal_named(question, h, others)
+                         for h, others in ((table.row_header(cell.row), table.row_headers()),
+                                           (table.column_header(cell.col), [table.column_header(x)
+                                                                            for x in range(len(table.rows[0]))])))
                 named.setdefault(n, []).append(c)
     return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
 
@@ -675,6 +701,18 @@ def _kin(a: str, b: str) -> bool:
         return a[-2:] == b[-2:] or len(a) == len(b) > 1 and a[1:] == b[1:]
     x, y = a.lower().split(), b.lower().split()
     return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1])
+
+
+def _ordinal_named(question: str, header: str, headers) -> bool:
+    """Whether a question names a header of a series by its ordinal and the word it counts ("评了九级" names
+    "九级伤残" beside "八级伤残"), or in full."""
+    header = header.strip()
+    for other in headers:
+        if (span := ordinal_apart(header, (other or "").strip())) is not None:
+            at, end = span
+            said = {header} | ({header[at:end + 1], header[max(0, at - 1):end]} if not header.isascii() else set())
+            return any(len(x) >= 2 and _names(question, x) for x in said)
+    return False
 
 
 def _spelled_out(words, spelled: dict[str, set[str]], shortened: dict[str, set[str]]):
@@ -753,8 +791,11 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
             # whom it is of by its column ("Plus")
             add(found[0].row_header(found[1].row), 1.0)
             who = _stemmed(found[0].column_header(found[1].col))
+    # (a table whose columns are classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", gives one measure
+    # across them: its caption's title, or its article's, says what each cell is, as a column header would)
+    measure = 1.0 if found is not None and classes(found[0], found[1].col) else SECTION_WEIGHT
     if short_title(caption, MATCH_CAPTION_EN if caption.isascii() else MATCH_CAPTION):
-        add(caption, SECTION_WEIGHT)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
+        add(caption, measure)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
             and len(last) <= MATCH_CAPTION \
             and admitted_dimensions(found[0].column_header(found[1].col)) is None:
@@ -763,8 +804,10 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         add(last, SECTION_WEIGHT)
     if caption and TABLE_POINTER.search(caption) and (topic := caption_topic(caption, whole_clause=True)):
         # … and the sentence's topic says what they measure ("失业保险金的领取期限，根据…确定，具体如下表")
-        add(topic, SECTION_WEIGHT)
+        add(topic, measure)
     add(f.section, SECTION_WEIGHT)
+    if offset is not None:  # (and the title of its article, as a heading's: "第二十三条【一次性工伤医疗补助金】")
+        add(article_title(doc, offset), measure)
     # the period its clause counts the value over is what it is, as a label's would be ("…的时间原则上每周不超过8小时，
     # 每月不超过40小时" labelled "时间原则上": 8小时 is the week's, 40小时 the month's); the last one before it, the
     # one that governs it

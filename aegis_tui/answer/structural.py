@@ -43,6 +43,41 @@ def short_title(caption: str, limit: int) -> str:
     return caption if caption and len(caption) <= limit and not any(p in caption for p in "，,；;。") else ""
 
 
+_ORDINAL = re.compile(r"第?[一二三四五六七八九十甲乙丙丁]{1,2}|[A-Z]|[IVX]{1,4}|\d{1,2}")
+
+
+def ordinal_apart(mine: str, other: str) -> tuple[int, int] | None:
+    """Where two names alike but for an ordinal differ ("一类地区", "二类地区": (0, 1); "Tier 1", "Tier 2": (5, 6)), else
+    None."""
+    if len(other) != len(mine) or other == mine:
+        return None
+    at = next(i for i, (x, y) in enumerate(zip(mine, other)) if x != y)
+    end = len(mine) - next(i for i, (x, y) in enumerate(zip(mine[::-1], other[::-1])) if x != y)
+    return (at, end) if end - at <= 2 and _ORDINAL.fullmatch(mine[at:end]) and _ORDINAL.fullmatch(other[at:end]) \
+        else None
+
+
+def classes(table, col: int) -> bool:
+    """Whether a table's column is one of the classes of a series and no more, its header alike but for an ordinal
+    to another value column's with nothing before the ordinal but the series' name ("一类地区" beside "二类地区", "第二档",
+    "Band A" beside "Band B", "Tier 1"; not "门诊限额" beside "住院限额", nor "交通补贴·一类城市", which names its measure
+    too), or the series' others ("其他城市" beside "一类城市" and "二类城市")."""
+    cols = value_columns(table)
+    if col not in cols:
+        return False
+    mine = header_name(table.column_header(col)).strip()  # (without its unit: "一类城市（每人每天）")
+    heads = [header_name(table.column_header(c)).strip() for c in cols if c != col]
+
+    def bare(a: str, b: str) -> bool:
+        span = ordinal_apart(a, b)
+        return span is not None and (len(a[:span[0]].split()) <= 1 if a.isascii() else a[:span[0]] in ("", "第"))
+
+    if any(bare(mine, h) for h in heads):
+        return True
+    return not mine.isascii() and len(mine) > 2 and any(
+        h[-2:] == mine[-2:] and any(bare(h, x) for x in heads) for h in heads)
+
+
 def header_units(text: str) -> list[str]:
     """The parenthesised parts of a header, which may name its unit: '省内（元/人）' -> ['元/人']."""
     return [m.group()[1:-1].strip() for m in PARENTHESIS.finditer(text)]

@@ -81,6 +81,13 @@ DEFINED_BY_LIST_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+]|\d+[.、)]|[（(]?[一二�
                                 r"(?P<name>[\u4e00-\u9fff]{2,8})[：:][ \t]*(?P<members>(?![的为是在按于对由])"
                                 r"[\u4e00-\u9fff]{2,10}?(?:(?:以及|[、和及与])(?![的为是在按于对由])[\u4e00-\u9fff]{2,16}?){1,20})"
                                 r"(?:等)?(?=[；;。]|$)")
+# … or by a lead, bold or not, counting them in parentheses, and after its colon its members in groups, one a
+# semicolon ends, each opening with the city its places are in ("**三类地区（30个）**：望海市石塘县、渔山县；临川市丰乐县、永和县、
+# 白鹭县；…。"), up to the sentence's end
+DEFINED_BY_GROUPS_ZH = re.compile(r"(?m)^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?(?P<name>[\u4e00-\u9fff]{2,8})"
+                                  r"(?:[（(]共?\d+个[）)])?(?:\*\*|__)?[：:](?:\*\*|__)?[ \t]*(?P<members>[^。\n：:]+)")
+# (a group's first place after the city it is in: "望海市石塘县" is 石塘县 of 望海市)
+CITY_BEFORE_PLACE_ZH = re.compile(rf"^[{CJK_RANGE}]{{2,3}}市(?=[{CJK_RANGE}]{{2,}}[县区市旗])")
 # (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses, and a
 # member is a name, never a phrase opening with a preposition: "由赡养人自行约定分摊比例和额度" lists nothing)
 MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
@@ -269,6 +276,13 @@ HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时�
 # (repealed)"): what it states is a former rule; a heading on the topic ("保单失效与复效") is no such note
 REPEALED_NOTE = re.compile(r"[（(][^（）()]*(?:已废止|已失效|废止|repealed|superseded|no longer in (?:force|effect))"
                            r"[^（）()]*[）)]", re.IGNORECASE)
+# a numbered article of a Chinese rule and the title it gives (beside one run in before a full stop, "第七条 门急诊医疗保险金。
+# 被保险人…", which the outline heads it by) in brackets ("第二十三条【一次性工伤医疗补助金】 一次性…", "第十条（护理费）…") or before a space ("第十五条　年度资助上限 每名…"):
+# what its paragraphs, lists and tables are about, as a heading's would be; not a note on the article ("第十条（2025年
+# 修订）"), an item's numeral ("（一）") nor a first sentence ("第五条 本办法自发布之日起施行。")
+ARTICLE_TITLE = re.compile(r"(?P<number>第[零〇一二两三四五六七八九十百千\d]+条(?:之[一二三四五六七八九十]+)?)[ \t\u3000]*"
+                           r"(?:【(?P<bracketed>[^【】\n，,。；;\d]{2,20})】|[（(](?P<parenthesized>[^（）()\n，,。；;\d]{2,20})[）)]"
+                           r"|(?P<spaced>[\u4e00-\u9fff、]{2,12})[ \t\u3000]+(?=\S))?")
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)

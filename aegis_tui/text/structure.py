@@ -172,6 +172,22 @@ def repealed(document: Document, offset: int) -> bool:
     return any(REPEALED_NOTE.search(h) for h in document.structure.heading_path(offset))
 
 
+def article_title(document: Document, offset: int) -> str:
+    """The title of the numbered article (a 第X条 the outline heads) whose paragraphs, lists or tables hold an offset:
+    its run-in title, or the one it gives in brackets or before a space ("第二十三条【一次性工伤医疗补助金】 一次性…按…确定的
+    月数计发：" over its table of months, "第十五条　年度资助上限 每名职工…"); '' when the article has none or no
+    article holds it."""
+    from .lexicon import ARTICLE_TITLE
+
+    path = document.structure.heading_path(offset)
+    heads = [h for h in document.structure.headings if h.start <= offset and path and h.text == path[-1]]
+    if not heads or (m := ARTICLE_TITLE.match(document.text, heads[-1].start)) is None:
+        return ""
+    if run_in := heads[-1].text[len(m.group("number")):].strip(" \t\u3000。．"):
+        return run_in  # ("第七条 门急诊医疗保险金")
+    return next((t.strip() for t in m.group("bracketed", "parenthesized", "spaced") if t), "")
+
+
 def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
     in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
