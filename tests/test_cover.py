@@ -2136,6 +2136,27 @@ def test_a_lead_naming_a_class_lists_its_members_in_groups_by_city():
     assert implied_names("我在白沙市银滩县上班，工伤评了九级", doc) == ({"三类地区"}, {"一类地区", "二类地区"})
 
 
+_TIERS_ZH = ("# 差旅管理制度\n\n## 第三章 住宿费\n\n第十条 住宿费标准如下（元/人·晚）：\n\n"
+             "| 员工类别 | 一类城市 | 二类城市 | 三类城市 |\n|---|---|---|---|\n| C类 | 700 | 550 | 420 |\n| D类 | 600 | 480 | 380 |\n\n"
+             "第十一条 伙食补助标准如下（元/人·天）：\n\n| 员工类别 | 一类城市 | 二类城市 | 三类城市 |\n|---|---|---|---|\n"
+             "| C类 | 120 | 100 | 90 |\n| D类 | 110 | 90 | 80 |\n\n## 附件1 城市分类\n\n### 第一部分 一类城市\n\n北京、上海、广州、深圳。\n\n"
+             "### 第二部分 二类城市\n\n| 分组 | 城市 |\n|---|---|\n| 直辖市 | 天津、重庆 |\n"
+             "| 省会城市 | 南京、杭州、南宁、成都、西安 |\n\n### 第三部分 三类城市\n\n| 省 | 城市 |\n|---|---|\n"
+             "| 江苏 | 徐州、常州、南通、扬州 |\n| 广西 | 柳州、桂林、北海 |\n")
+
+
+def test_a_part_of_an_appendix_naming_a_class_lists_its_members_and_a_table_of_figures_none():
+    # "### 第二部分 二类城市" over "| 分组 | 城市 |": the part's title is the class (its number two characters, 第二部分);
+    # a table of bare figures under the classes ("| D类 | 600 | 480 | 380 |") lists no member of them
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc = Document.from_text(_TIERS_ZH, "tiers.md")
+    members = defined_by_members(doc)
+    assert {"南宁", "杭州", "天津"} <= members["二类城市"] and {"柳州", "徐州"} <= members["三类城市"]
+    assert not any(ch.isdigit() for ms in members.values() for m in ms for ch in m)
+    assert implied_names("我去南宁出差，住宿费每晚多少？", doc)[0] == {"二类城市"}
+
+
 def test_a_table_whose_columns_are_classes_is_labelled_by_its_article_s_title():
     # two tables keyed alike (伤残等级 × 地区类别), one of 医疗补助金's months and one of 就业补助金's: a cell's column is a
     # class, the measure is what its article's title names, or the two cells of one row and column read alike

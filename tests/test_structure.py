@@ -305,6 +305,8 @@ def test_a_caption_s_compound_number_is_no_part_of_its_title():
 
     assert title_of("Table 3-1. Monthly Water Base Charge by Meter Size") == "Monthly Water Base Charge by Meter Size"
     assert title_of("Table 4. Fees") == "Fees" and title_of("表2 车位服务费上限") == "车位服务费上限"
+    # (a part's number is two characters: "第二部分 二类城市" is titled 二类城市, not "分 二类城市")
+    assert title_of("第二部分 二类城市") == "二类城市" and title_of("第三章 待遇") == "待遇"
 
 
 def test_a_numbered_section_of_examples_is_one():
@@ -341,3 +343,22 @@ def test_an_article_s_title_is_what_its_table_is_about(text, title):
 
     doc = Document.from_text(text, "article.md")
     assert article_title(doc, doc.structure.tables[0].rows[-1][1].start) == title
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", [True, True, True]),
+    ("| 职级 | 一类城市（每人每天） | 二类城市（每人每天） | 其他城市（每人每天） |", [True, True, True]),  # the series' others
+    ("| Vehicle class | Band A | Band B | Band C |", [True, True, True]),
+    ("| 学历层次 | 第一档 | 第二档 | 第三档 |", [True, True, True]),
+    # headers that name their measure beside the class, or measures alike: no classes alone
+    ("| 职级 | 交通补贴·一类城市 | 交通补贴·二类城市 | 通讯补贴 |", [False, False, False]),
+    ("| 国家和地区类别 | A类住宿费上限 | B类住宿费上限 | 伙食费及公杂费 |", [False, False, False]),
+    ("| 人员 | 门诊限额 | 住院限额 | 大病限额 |", [False, False, False]),
+])
+def test_a_table_s_columns_are_classes_of_a_series_when_their_headers_differ_by_an_ordinal_alone(header, expected):
+    from aegis_tui.answer.structural import classes
+
+    width = header.count("|") - 1
+    text = f"# 标准\n\n{header}\n|{'---|' * width}\n| 甲 |{' 100元 |' * (width - 1)}\n| 乙 |{' 200元 |' * (width - 1)}\n"
+    table = Document.from_text(text, "classes.md").structure.tables[0]
+    assert [classes(table, c) for c in range(1, width)] == expected

@@ -416,9 +416,15 @@ def _defined_by_columns(table, keys: list[str]) -> dict[str, set[str]]:
     if not any(_kin(a, b) for a in named.values() for b in named.values() if a != b):
         return {}
     cells = {c: [row[c].text for row in table.rows[table.header_rows:] if c < len(row)] for c in named}
-    if any(q.quantity.dimension != "date" for texts in cells.values() for x in texts for q in find_quantities(x)):
-        return {}  # (a table of figures by category lists no members; "Economics (through Summer 2026)" is one)
+    if any(q.quantity.dimension != "date" for texts in cells.values() for x in texts for q in find_quantities(x)) \
+            or any(_BARE_FIGURE.fullmatch(x.strip()) for texts in cells.values() for x in texts):
+        # (a table of figures by category lists no members, its figures bare under a header's unit or not, "| D类 | 600
+        # | 480 |"; "Economics (through Summer 2026)" is one)
+        return {}
     return {named[c]: {x for text in texts for x in _items(text)} for c, texts in cells.items()}
+
+
+_BARE_FIGURE = re.compile(r"[,.%$￥¥—–~+\-\s]*\d[\d,.%$￥¥—–~+\-\s]*")  # (a cell of a figure alone: "600", "1,200")
 
 
 def _key_opening(name: str, keys: list[str]) -> str:

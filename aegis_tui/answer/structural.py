@@ -19,7 +19,7 @@ from .rules import FactContext
 
 # numbering that opens a heading or caption: 第三章, 第12条, 一、, （二）, 2.1, Section 4, Table 2
 _NUMBERING = re.compile(
-    r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+[编章节条款部分](?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
+    r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+(?:[编章节条款]|部分)(?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
     r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+(?:[.\-–][\dIVXivx]+)*[.:]?)"
     r"\s*", re.IGNORECASE)
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
@@ -59,9 +59,9 @@ def ordinal_apart(mine: str, other: str) -> tuple[int, int] | None:
 
 def classes(table, col: int) -> bool:
     """Whether a table's column is one of the classes of a series and no more, its header alike but for an ordinal
-    to another value column's with nothing before the ordinal but the series' name ("一类地区" beside "二类地区", "第二档",
-    "Band A" beside "Band B", "Tier 1"; not "门诊限额" beside "住院限额", nor "交通补贴·一类城市", which names its measure
-    too), or the series' others ("其他城市" beside "一类城市" and "二类城市")."""
+    to another value column's with nothing around the ordinal but the series' name ("一类地区" beside "二类地区", "第二档",
+    "Band A" beside "Band B", "Tier 1"; not "门诊限额" beside "住院限额", nor "交通补贴·一类城市" or "A类住宿费上限", which
+    name their measure too), or the series' others ("其他城市" beside "一类城市" and "二类城市")."""
     cols = value_columns(table)
     if col not in cols:
         return False
@@ -69,8 +69,10 @@ def classes(table, col: int) -> bool:
     heads = [header_name(table.column_header(c)).strip() for c in cols if c != col]
 
     def bare(a: str, b: str) -> bool:
+        # (the series' name around the ordinal, and no measure: "Band A", "三类地区", "第二档"; not "A类住宿费上限")
         span = ordinal_apart(a, b)
-        return span is not None and (len(a[:span[0]].split()) <= 1 if a.isascii() else a[:span[0]] in ("", "第"))
+        return span is not None and (len(a.split()) <= 2 if a.isascii() else a[:span[0]] in ("", "第")
+                                     and len(a) - span[1] <= 3)
 
     if any(bare(mine, h) for h in heads):
         return True
