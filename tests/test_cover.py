@@ -1564,9 +1564,12 @@ def test_the_period_a_measure_is_counted_over_is_one_word_however_worded(questio
     ("一个月租金是多少", "〈每月〉"), ("200元/天", "〈每天〉"), ("单次不得超过5天", "〈每次〉"), ("每笔罚多少", "〈每笔〉"),
     # 每 says a period whatever stands before it
     ("原则上每周不超过8小时", "〈每周〉"), ("以上每月发放", "〈每月〉"),
+    # a night's lodging, asked or a rate's unit: "住酒店每晚", "480元/人·晚", "450元/间·晚"
+    ("住酒店每晚最多能报多少钱", "〈每晚〉"), ("480元/人·晚", "〈每晚〉"), ("450元/间·晚", "〈每晚〉"), ("住一晚要花多少钱", "〈每晚〉"),
     # a length or an ordinal is no period
     ("工作满一年的", None), ("入职才一年半", None), ("第一次买房", None), ("一次性给付", None), ("上年度职工平均工资", None),
     ("连续工作十一个月", None), ("3天", None), ("领失业金的头一年", None), ("上一年度", None), ("下个月起", None),
+    ("住了3晚", None), ("晚上十点以后", None),
 ])
 def test_a_period_is_read_however_worded_and_a_length_is_not_one(text, period):
     from aegis_tui.answer.pick import _stemmed

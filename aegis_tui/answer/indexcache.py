@@ -81,7 +81,7 @@ FORMAT = 1
 # failed, an English sentence opening with a measure and whom it is for labels its value, "The fee for a second
 # residential permit … is 150% of …" → a second residential permit … | fee; 36: a Chinese table whose columns are
 # classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", labels its cells by the class and the measure its
-# article's title names, "三类地区一次性工伤医疗补助金")
+# article's title names, "三类地区一次性工伤医疗补助金", and a part's number is two characters, "第二部分 …")
 LABELS = 36
 
 
