@@ -2353,6 +2353,20 @@ def test_the_cells_of_the_categories_a_question_s_members_imply_join_its_shortli
     assert implied_cells("C级员工住酒店每晚最多能报多少钱？", doc) == []  # the category named: nothing implied
 
 
+def test_the_rule_a_document_replaces_answers_only_a_question_asking_it_by_name():
+    # "2022版办法住宿费标准" heads the replaced edition's table: its 420 ties with the current 480 by every word of the
+    # question, and is no longer the rule — unless the question asks the 2022版 standard itself
+    text = ("# 差旅管理制度（2025年修订）\n\n第一条 本制度是对《集团差旅费管理办法（2022版）》（集团制〔2022〕8号，以下简称“2022版办法”）"
+            "的修订。\n\n第十五条【住宿费标准】 住宿费标准如下（单位：元/人·晚）：\n\n| 职务 | 一类城市 | 二类城市 |\n|---|---|---|\n"
+            "| 经理 | 700 | 550 |\n| 主管 | 600 | 480 |\n| 专员 | 500 | 400 |\n\n2022版办法住宿费标准（单位：元/人·晚）：\n\n"
+            "| 职务 | 一类城市 | 二类城市 |\n|---|---|---|\n| 经理 | 620 | 500 |\n| 主管 | 520 | 420 |\n| 专员 | 450 | 350 |\n")
+    doc, index = structured(text, "editions.md")
+    picked, reasons = chosen_values("主管去二类城市出差，住宿费标准每晚多少钱？", doc, index)
+    assert picked == {"480元/人·晚"}, reasons
+    picked, reasons = chosen_values("按2022版办法，主管去二类城市出差，住宿费标准每晚多少钱？", doc, index)
+    assert "420元/人·晚" in picked, reasons
+
+
 def test_a_value_a_change_replaced_answers_nothing():
     doc, index = labelled("# 公租房管理办法\n\n**第四十四条** 城镇低收入家庭缴纳相当于1个月租金的履约保证金。\n\n"
                           "## 附件 意见采纳情况\n\n4. 关于降低履约保证金的建议。采纳，将城镇低收入家庭的履约保证金由相当于2个月租金降为"

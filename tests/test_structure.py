@@ -362,3 +362,27 @@ def test_a_table_s_columns_are_classes_of_a_series_when_their_headers_differ_by_
     text = f"# 标准\n\n{header}\n|{'---|' * width}\n| 甲 |{' 100元 |' * (width - 1)}\n| 乙 |{' 200元 |' * (width - 1)}\n"
     table = Document.from_text(text, "classes.md").structure.tables[0]
     assert [classes(table, c) for c in range(1, width)] == expected
+
+
+_EDITIONS_ZH = ("# 差旅管理制度（2025年修订）\n\n第一条 本制度是对《集团差旅费管理办法（2022版）》（集团制〔2022〕8号，以下简称“2022版办法”）"
+                "的修订。\n\n第十五条【住宿费标准】 住宿费标准如下（单位：元/人·晚）：\n\n| 员工类别 | 一类城市 | 二类城市 |\n|---|---|---|\n"
+                "| D类 | 600 | 480 |\n\n2022版办法住宿费标准（单位：元/人·晚）：\n\n| 员工类别 | 一类城市 | 二类城市 |\n|---|---|---|\n"
+                "| D类 | 520 | 420 |\n\n| 城市类别 | 本制度 | 2022版办法 |\n|---|---|---|\n| 一类 | 300 | 260 |\n\n"
+                "第三十四条 自返回之日起超过3个月未提交的，不予报销（2022版办法为6个月）。\n")
+
+
+@pytest.mark.parametrize("value, former", [
+    ("480", False), ("420", True),   # a table its caption heads by the replaced rule's short name
+    ("300", False), ("260", True),   # a column so headed
+    ("3个月", False), ("6个月", True),  # a clause's parenthesis giving the replaced rule's figure
+])
+def test_a_figure_of_the_rule_a_document_replaces_is_superseded(value, former):
+    from aegis_tui.text.structure import former_names, superseded
+
+    doc = Document.from_text(_EDITIONS_ZH, "editions.md")
+    assert former_names(doc) == {"2022版办法"}
+    at = doc.text.index(f" {value} |") + 1 if value.isdigit() else doc.text.index(value)
+    assert superseded(doc, at, len(value)) is former
+    # (a short name given to what the document merely refers to is no former rule)
+    other = Document.from_text("# 办法\n\n第二条 本办法适用于《社会保险法》（以下简称“社保法”）规定的参保人员。\n", "x.md")
+    assert former_names(other) == set()

@@ -63,7 +63,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.structure import article_title, illustrative, repealed, superseded
+from ..text.structure import article_title, former_names, illustrative, repealed, superseded
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -1261,7 +1261,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     example = {k for k in named if (at := key_offset(k)) is not None and illustrative(doc, at)}
     named -= example
     # … and a value a change replaced ("由相当于2个月租金降为相当于1个月租金", a table's 原规定 column) is no longer the rule
-    former = {k for k in named if (at := key_offset(k)) is not None
+    # (unless the question asks the former rule by its name: "按原办法算", "2022版的标准")
+    asks_former = FORMER_HEADER.search(question) or any(
+        n in question or len(n) > 4 and n[:-2] in question for n in former_names(doc))
+    former = {k for k in named if not asks_former and (at := key_offset(k)) is not None
               and superseded(doc, at, len(by_key[k].fact.object_value))}
     named -= former
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the

@@ -283,6 +283,12 @@ REPEALED_NOTE = re.compile(r"[（(][^（）()]*(?:已废止|已失效|废止|rep
 ARTICLE_TITLE = re.compile(r"(?P<number>第[零〇一二两三四五六七八九十百千\d]+条(?:之[一二三四五六七八九十]+)?)[ \t\u3000]*"
                            r"(?:【(?P<bracketed>[^【】\n，,。；;\d]{2,20})】|[（(](?P<parenthesized>[^（）()\n，,。；;\d]{2,20})[）)]"
                            r"|(?P<spaced>[\u4e00-\u9fff、]{2,12})[ \t\u3000]+(?=\S))?")
+# a former rule the document names by a short name ("《澜江省工伤保险待遇计发暂行办法》（…，以下简称“原办法”）同时废止",
+# "《…差旅费管理办法（2022版）》（…，以下简称“2022版办法”）"): former when the name says so (原, 旧, an edition) or its
+# sentence says the document revises or repeals it
+FORMER_DOCUMENT = re.compile(r"《[^》\n]{2,60}》[^。；;\n]{0,40}?以下简称[“\"「]?(?P<name>[^”\"」，,）)。\s]{2,12})[”\"」]?")
+FORMER_NAME = re.compile(r"^(?:原|旧|老)|\d{4}版")
+REVISES = re.compile(r"修订|废止|替代|取代|代替|修改")
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)

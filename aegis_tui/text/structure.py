@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -188,6 +189,26 @@ def article_title(document: Document, offset: int) -> str:
     return next((t.strip() for t in m.group("bracketed", "parenthesized", "spaced") if t), "")
 
 
+_FORMER: dict[str, frozenset[str]] = {}
+
+
+def former_names(document: Document) -> frozenset[str]:
+    """The short names a document gives the former rules it replaces ("原办法", "2022版办法")."""
+    from .lexicon import FORMER_DOCUMENT, FORMER_NAME, REVISES
+
+    if document.sha256 not in _FORMER:
+        if len(_FORMER) >= 8:
+            _FORMER.pop(next(iter(_FORMER)))
+        text = document.text
+        names = set()
+        for m in FORMER_DOCUMENT.finditer(text):
+            sentence = text[text.rfind("。", 0, m.start()) + 1:text.find("。", m.end()) % (len(text) + 1)]
+            if FORMER_NAME.search(m.group("name")) or REVISES.search(sentence):
+                names.add(m.group("name"))
+        _FORMER[document.sha256] = frozenset(names)
+    return _FORMER[document.sha256]
+
+
 def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
     in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
@@ -197,11 +218,23 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     s = document.structure
     if repealed(document, offset):
         return True
+    former = former_names(document)
     if (found := s.cell_at(offset)) is not None:
-        return bool(FORMER_HEADER.search(found[0].column_header(found[1].col)))
+        # (a column or a table the document heads by the name of a rule it replaces: "| 城市类别 | 本制度 | 2022版办法 |",
+        # "2022版办法住宿费标准（单位：元/人·晚）：" over its table)
+        header = found[0].column_header(found[1].col)
+        return bool(FORMER_HEADER.search(header)) or any(n in header for n in former) \
+            or any(n in found[0].caption for n in former) and not _CURRENT.search(header)
     text = document.text
+    # (… or a clause's parenthesis giving the former rule's figure: "不予报销（2022版办法为6个月）")
+    opened = text.rfind("（", max(0, offset - 30), offset)
+    if opened >= 0 and "）" not in text[opened:offset] and any(text.startswith(n, opened + 1) for n in former):
+        return True
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
+
+
+_CURRENT = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
 
 
 def illustrative(document: Document, offset: int) -> bool:
