@@ -2127,18 +2127,6 @@ _INJURY_ZH = ("# 工伤保险待遇办法\n\n## 第四章 伤残待遇\n\n"
               "**三类地区（3个）**：望海市石塘县、渔山县；白沙市银滩县。此外，省本级参保单位按一类地区执行。\n")
 
 
-def test_a_lead_naming_a_class_lists_its_members_in_groups_by_city():
-    # "**三类地区（3个）**：望海市石塘县、渔山县；白沙市银滩县。": the groups a semicolon ends, each opening with its city;
-    # a member's parenthesis is no name ("观澜县（临港园区除外）"), nor is the sentence after the list
-    from aegis_tui.answer.pick import defined_by_members, implied_names
-
-    doc = Document.from_text(_INJURY_ZH, "injury.md")
-    members = defined_by_members(doc)
-    assert {"石塘县", "渔山县", "银滩县", "白沙市银滩县"} <= members["三类地区"]
-    assert "观澜县" in members["二类地区"] and not any("除外" in m for ms in members.values() for m in ms)
-    assert implied_names("我在白沙市银滩县上班，工伤评了九级", doc) == ({"三类地区"}, {"一类地区", "二类地区"})
-
-
 _TIERS_ZH = ("# 差旅管理制度\n\n## 第三章 住宿费\n\n第十条 住宿费标准如下（元/人·晚）：\n\n"
              "| 员工类别 | 一类城市 | 二类城市 | 三类城市 |\n|---|---|---|---|\n| C类 | 700 | 550 | 420 |\n| D类 | 600 | 480 | 380 |\n\n"
              "第十一条 伙食补助标准如下（元/人·天）：\n\n| 员工类别 | 一类城市 | 二类城市 | 三类城市 |\n|---|---|---|---|\n"
@@ -2148,16 +2136,25 @@ _TIERS_ZH = ("# 差旅管理制度\n\n## 第三章 住宿费\n\n第十条 住宿
              "| 江苏 | 徐州、常州、南通、扬州 |\n| 广西 | 柳州、桂林、北海 |\n")
 
 
-def test_a_part_of_an_appendix_naming_a_class_lists_its_members_and_a_table_of_figures_none():
+@pytest.mark.parametrize("text, name, wanted, question", [
+    # "**三类地区（3个）**：望海市石塘县、渔山县；白沙市银滩县。": the groups a semicolon ends, each opening with its city; a
+    # member's parenthesis is no name ("观澜县（临港园区除外）"), nor is the sentence after the list
+    (_INJURY_ZH, "三类地区", {"石塘县", "渔山县", "银滩县", "白沙市银滩县"}, "我在白沙市银滩县上班，工伤评了九级"),
+    (_INJURY_ZH, "二类地区", {"观澜县", "双河县"}, "我在望海市观澜县上班，工伤评了九级"),
     # "### 第二部分 二类城市" over "| 分组 | 城市 |": the part's title is the class (its number two characters, 第二部分);
     # a table of bare figures under the classes ("| D类 | 600 | 480 | 380 |") lists no member of them
+    (_TIERS_ZH, "二类城市", {"南宁", "杭州", "天津"}, "我去南宁出差，住宿费每晚多少？"),
+    (_TIERS_ZH, "三类城市", {"柳州", "徐州"}, "我去柳州出差，住宿费每晚多少？"),
+])
+def test_a_class_s_members_are_listed_in_groups_or_under_an_appendix_part_and_a_table_of_figures_lists_none(
+        text, name, wanted, question):
     from aegis_tui.answer.pick import defined_by_members, implied_names
 
-    doc = Document.from_text(_TIERS_ZH, "tiers.md")
+    doc = Document.from_text(text, "classes.md")
     members = defined_by_members(doc)
-    assert {"南宁", "杭州", "天津"} <= members["二类城市"] and {"柳州", "徐州"} <= members["三类城市"]
-    assert not any(ch.isdigit() for ms in members.values() for m in ms for ch in m)
-    assert implied_names("我去南宁出差，住宿费每晚多少？", doc)[0] == {"二类城市"}
+    assert wanted <= members[name]
+    assert not any(ch.isdigit() or "除外" in m for ms in members.values() for m in ms for ch in m)
+    assert implied_names(question, doc)[0] == {name}
 
 
 def test_a_table_whose_columns_are_classes_is_labelled_by_its_article_s_title():
