@@ -289,6 +289,8 @@ ARTICLE_TITLE = re.compile(r"(?P<number>第[零〇一二两三四五六七八九
 FORMER_DOCUMENT = re.compile(r"《[^》\n]{2,60}》[^。；;\n]{0,40}?以下简称[“\"「]?(?P<name>[^”\"」，,）)。\s]{2,12})[”\"」]?")
 FORMER_NAME = re.compile(r"^(?:原|旧|老)|\d{4}版")
 REVISES = re.compile(r"修订|废止|替代|取代|代替|修改")
+# … and the words naming the document's own rule beside it ("| 城市类别 | 本制度 | 2022版办法 |")
+CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)

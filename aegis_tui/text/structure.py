@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -213,7 +212,7 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
     in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
     clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased from $40 to $45")."""
-    from .lexicon import CHANGED_FROM, CHANGED_TO, FORMER_HEADER
+    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_HEADER
 
     s = document.structure
     if repealed(document, offset):
@@ -222,9 +221,10 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     if (found := s.cell_at(offset)) is not None:
         # (a column or a table the document heads by the name of a rule it replaces: "| 城市类别 | 本制度 | 2022版办法 |",
         # "2022版办法住宿费标准（单位：元/人·晚）：" over its table)
-        header = found[0].column_header(found[1].col)
+        # (not a caption naming both, "员工出差适用2022版办法还是本制度，以…出发日期确定：")
+        header, caption = found[0].column_header(found[1].col), found[0].caption
         return bool(FORMER_HEADER.search(header)) or any(n in header for n in former) \
-            or any(n in found[0].caption for n in former) and not _CURRENT.search(header)
+            or any(n in caption for n in former) and not CURRENT_RULE.search(f"{header} {caption}")
     text = document.text
     # (… or a clause's parenthesis giving the former rule's figure: "不予报销（2022版办法为6个月）")
     opened = text.rfind("（", max(0, offset - 30), offset)
@@ -233,8 +233,6 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
 
-
-_CURRENT = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
 
 
 def illustrative(document: Document, offset: int) -> bool:
