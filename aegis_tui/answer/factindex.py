@@ -1259,12 +1259,12 @@ _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w
 # an article right before a value, and the noun after it up to a preposition: "a 30% discount on", "an $80 fee for"
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an)\s*$", re.IGNORECASE)
 _NOUN_ON = re.compile(r"^\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:on|off|of|for|to|toward|towards|against)\b")
-# (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
 # a sentence opening with a measure and whom it is for, up to its copula: "The fee for a second residential permit
 # issued to the same household … is", "(2) The deductible for named storm losses will be"
 _MEASURE_FOR_EN = re.compile(r"^\s*(?:\(\w{1,3}\)\s*)?(?:the|an?)\s+(?P<p>(?:[A-Za-z][\w'-]*\s+){0,3}?[A-Za-z][\w'-]*)\s+for\s+"
                              r"(?P<s>[A-Za-z][^,;:()]{2,160}?)\s+(?:is|are|will be|shall be)"
                              r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|set)\s+to)?\s*$", re.IGNORECASE)
+# (or a copula with a change to the value: "The personal accident benefit is reduced to $10,000 for …")
 _COPULA_EN = re.compile(r"^\s*(?P<p>(?:[A-Za-z][\w'-]*\s+){0,8}?[A-Za-z][\w'-]*)\s+(?:is|are|will be|shall be)"
                         r"(?:\s+(?:reduced|increased|limited|capped|raised|lowered|restricted)\s+to)?\s*$")
 # what follows the value before a gapped clause's own: a conjunction and the words up to its value ("…12 months,
