@@ -386,3 +386,25 @@ def test_a_figure_of_the_rule_a_document_replaces_is_superseded(value, former):
     # (a short name given to what the document merely refers to is no former rule)
     other = Document.from_text("# 办法\n\n第二条 本办法适用于《社会保险法》（以下简称“社保法”）规定的参保人员。\n", "x.md")
     assert former_names(other) == set()
+
+
+_EDITIONS_EN = ('# Staff Relocation Policy 2025\n\n## 1. Scope\n\nThis Policy (the "Policy") replaces the Staff Relocation '
+                'Policy 2021 (the "2021 Policy") for moves after 1 April 2025. The Income Tax Act (the "Act") applies. The '
+                'Parking Order 2019 (the "2019 Order") is hereby revoked. The permit scheme is replaced by the Zonal Permit '
+                'Scheme (the "Zonal Scheme").\n\n## 2. Allowances\n\nThe settling-in allowance is £3,500 (2021 Policy: £3,000). '
+                'Storage is paid for up to 90 days (previously 60 days).\n\n| Band | Allowance | 2021 Policy |\n|---|---|---|\n'
+                '| A | £1,200 | £1,000 |\n')
+
+
+@pytest.mark.parametrize("value, former", [
+    ("£3,500", False), ("£3,000", True),  # an aside giving the replaced rule's figure by its defined name …
+    ("90 days", False), ("60 days", True),  # … or as what it was before
+    ("£1,200", False), ("£1,000", True),  # a column headed by the replaced rule's defined name
+])
+def test_a_figure_of_the_rule_an_english_document_replaces_is_superseded(value, former):
+    from aegis_tui.text.structure import former_names, superseded
+
+    doc = Document.from_text(_EDITIONS_EN, "editions.md")
+    # (not the document's own name, what it merely refers to, nor what replaces)
+    assert former_names(doc) == {"2021 Policy", "2019 Order"}
+    assert superseded(doc, doc.text.index(value), len(value)) is former

@@ -289,6 +289,20 @@ ARTICLE_TITLE = re.compile(r"(?P<number>第[零〇一二两三四五六七八九
 FORMER_DOCUMENT = re.compile(r"《[^》\n]{2,60}》[^。；;\n]{0,40}?以下简称[“\"「]?(?P<name>[^”\"」，,）)。\s]{2,12})[”\"」]?")
 FORMER_NAME = re.compile(r"^(?:原|旧|老)|\d{4}版")
 REVISES = re.compile(r"修订|废止|替代|取代|代替|修改")
+# … and in English, a defined name in parentheses ('the Relocation Policy 2021 (the "2021 Policy")'): former when the
+# name says so ('the "Previous Schedule"') or its sentence replaces, supersedes or repeals it — the verb before the name
+# ('This Policy replaces the Relocation Policy 2021 (the "2021 Policy")') or after it ('… (the "2021 Policy") is
+# hereby repealed'); not the document's own name defined before the verb ('This Policy (the "Policy") replaces …')
+# nor what replaces ('… is replaced by the Zonal Scheme (the "Scheme")', <new>)
+FORMER_DOCUMENT_EN = re.compile(r"\((?:hereinafter\s+)?(?:(?:referred\s+to\s+)?as\s+)?(?:the\s+)?[\"“'‘](?P<name>[^\"”'’\n()]{2,40})"
+                                r"[\"”'’]\)")
+FORMER_NAME_EN = re.compile(r"^(?:the\s+)?(?:previous|former|old|prior|original|superseded|outgoing)\b", re.IGNORECASE)
+REVISES_EN = re.compile(r"\b(?:replac|supersed|repeal|revok|rescind|amend)\w*(?P<new>.*\b(?:with|by|in\s+favou?r\s+of)\b)?",
+                        re.IGNORECASE)
+REVISED_AFTER_EN = re.compile(r"\s*(?:is|are|was|were|shall\s+be|will\s+be)\s+(?:hereby\s+)?(?:repealed|revoked|superseded|"
+                              r"replaced|rescinded|withdrawn)\b", re.IGNORECASE)
+# … and a clause's aside giving a former figure ("（原为6个月）", "(previously £45)", "(formerly 60 days)")
+FORMER_ASIDE = re.compile(r"原为|原标准|原规定|旧标准|调整前|修订前|\b(?:previously|formerly|was)\b", re.IGNORECASE)
 # … and the words naming the document's own rule beside it ("| 城市类别 | 本制度 | 2022版办法 |")
 CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)

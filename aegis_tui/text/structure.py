@@ -193,7 +193,15 @@ _FORMER: dict[str, frozenset[str]] = {}
 
 def former_names(document: Document) -> frozenset[str]:
     """The short names a document gives the former rules it replaces ("原办法", "2022版办法")."""
-    from .lexicon import FORMER_DOCUMENT, FORMER_NAME, REVISES
+    from .lexicon import (
+        FORMER_DOCUMENT,
+        FORMER_DOCUMENT_EN,
+        FORMER_NAME,
+        FORMER_NAME_EN,
+        REVISED_AFTER_EN,
+        REVISES,
+        REVISES_EN,
+    )
 
     if document.sha256 not in _FORMER:
         if len(_FORMER) >= 8:
@@ -204,6 +212,17 @@ def former_names(document: Document) -> frozenset[str]:
             sentence = text[text.rfind("。", 0, m.start()) + 1:text.find("。", m.end()) % (len(text) + 1)]
             if FORMER_NAME.search(m.group("name")) or REVISES.search(sentence):
                 names.add(m.group("name"))
+        for m in FORMER_DOCUMENT_EN.finditer(text):
+            before = text[max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1:m.start()]
+            name = m.group("name").strip()
+            if name in (document.structure.title or ""):
+                continue
+            verb = None
+            for verb in REVISES_EN.finditer(before):
+                pass
+            if FORMER_NAME_EN.search(name) or verb is not None and verb.group("new") is None \
+                    or REVISED_AFTER_EN.match(text, m.end()):
+                names.add(name)
         _FORMER[document.sha256] = frozenset(names)
     return _FORMER[document.sha256]
 
@@ -212,7 +231,7 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
     in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
     clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased from $40 to $45")."""
-    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_HEADER
+    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_ASIDE, FORMER_HEADER
 
     s = document.structure
     if repealed(document, offset):
@@ -226,10 +245,13 @@ def superseded(document: Document, offset: int, length: int) -> bool:
         return bool(FORMER_HEADER.search(header)) or any(n in header for n in former) \
             or any(n in caption for n in former) and not CURRENT_RULE.search(f"{header} {caption}")
     text = document.text
-    # (… or a clause's parenthesis giving the former rule's figure: "不予报销（2022版办法为6个月）")
-    opened = text.rfind("（", max(0, offset - 30), offset)
-    if opened >= 0 and "）" not in text[opened:offset] and any(text.startswith(n, opened + 1) for n in former):
-        return True
+    # (… or a clause's aside giving the former rule's figure: "不予报销（2022版办法为6个月）", "(2021 Policy: £3,000)",
+    # "(previously £45)")
+    opened = max(text.rfind("（", max(0, offset - 30), offset), text.rfind("(", max(0, offset - 30), offset))
+    if opened >= 0 and not {"）", ")"} & set(text[opened:offset]):
+        aside = text[opened + 1:offset]
+        if any(aside.startswith(n) for n in former) or FORMER_ASIDE.match(aside.lstrip()):
+            return True
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
 
