@@ -2543,3 +2543,35 @@ def test_the_top_level_headings_of_a_cover_letter_and_its_rules_title_the_docume
     # (a document of many top-level headings, chapters, has no title of them)
     chapters = Document.from_text("# 第一章 总则\n\n甲。\n\n# 第二章 标准\n\n乙。\n\n# 第三章 待遇\n\n丙。\n\n# 第四章 附则\n\n丁。\n", "c.md")
     assert _title_terms(chapters) == set()
+
+
+def test_a_question_dated_before_the_document_takes_effect_asks_the_former_rule():
+    # the appendix dated before 1 April 2025 holds the former prices, Table 1 (from 1 April 2025) the current: the day
+    # the question gives decides, and without one the current rule answers
+    text = ("# Parking Permits and Tariff 2025\n\n## 1. Scope\n\nThis tariff applies to all permits with a start date on or "
+            "after 1 April 2025.\n\n## 2. Prices\n\n**Table 1 — Resident permit prices from 1 April 2025**\n\n"
+            "| Band | Zone K1 | Zone K2 |\n|---|---|---|\n| Band 2 | £120 | £100 |\n| Band 3 | £150 | £130 |\n\n"
+            "## Appendix B — Resident permit prices (permits starting before 1 April 2025)\n\n| Band | Zone K1 | Zone K2 |\n"
+            "|---|---|---|\n| Band 2 | £110 | £90 |\n| Band 3 | £135 | £115 |\n")
+    doc, index = structured(text, "tariff.md")
+    # (cover keeps a table's cells together; focus later keeps the row and column the question names)
+    former, current = {"£110", "£90", "£135", "£115"}, {"£120", "£100", "£150", "£130"}
+    picked, reasons = chosen_values("What did a Band 2 resident permit in Zone K1 starting 1 January 2025 cost?", doc, index)
+    assert picked == former, reasons
+    assert any("in force after the date the question gives" in why for why in reasons.values())
+    for question in ("What does a Band 2 resident permit in Zone K1 starting in May 2025 cost?",
+                     "What does a Band 2 resident permit in Zone K1 cost?",
+                     # (a date a decade before the document is no case of the rule it replaced: a birth year)
+                     "I was born in May 1960. What does a Band 2 resident permit in Zone K1 cost?"):
+        picked, reasons = chosen_values(question, doc, index)
+        assert picked == current, (question, reasons)
+
+
+def test_the_day_a_question_gives_is_named_by_the_label_whose_period_holds_it():
+    # two years' funeral grants, each labelled by its period: "今年（2024年）9月" falls in the first
+    doc, index = labelled("# 工伤保险待遇标准\n\n## 附则\n\n2024年7月—2025年6月丧葬补助金为44,112元；2025年7月—2026年6月丧葬补助金为"
+                          "46,560元。\n",
+                          {"44,112元": ("2024年7月—2025年6月", "丧葬补助金"),
+                           "46,560元": ("2025年7月—2026年6月", "丧葬补助金")})
+    picked, reasons = chosen_values("我哥今年（2024年）9月在工地上出事没了，家里能领多少丧葬补助金？", doc, index)
+    assert picked == {"44,112元"}, reasons

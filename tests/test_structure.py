@@ -1,5 +1,6 @@
 """Structure: heading paths, list items with lead-ins, tables (header rows, row labels, ragged and empty cells)."""
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -408,3 +409,42 @@ def test_a_figure_of_the_rule_an_english_document_replaces_is_superseded(value, 
     # (not the document's own name, what it merely refers to, nor what replaces)
     assert former_names(doc) == {"2021 Policy", "2019 Order"}
     assert superseded(doc, doc.text.index(value), len(value)) is former
+
+
+_PERIODS_EN = ("# Parking Permits and Tariff 2025\n\n## 1. Scope\n\nThis tariff applies to all permits with a start date on or "
+               "after 1 April 2025. The Parking Order 2019 (the \"2019 Order\") was in force from 1 May 2019.\n\n"
+               "## 2. Prices\n\n**Table 1 — Resident permit prices from 1 April 2025**\n\n| Band | Zone K1 | Zone K2 |\n"
+               "|---|---|---|\n| Band 2 | £120 | £100 |\n\n## 3. Six-month permits\n\nSix-month permits cost 55% of the annual price. Under the 2023 Tariff "
+               "six-month permits cost 60% of the annual price.\n\n**Table 2 — Summary of changes**\n\n"
+               "| Item | 2023 Tariff (1 April 2023 – 31 March 2025) | 2025 Tariff (from 1 April 2025) |\n|---|---|---|\n"
+               "| Diesel surcharge | £40 | £60 |\n\n## Appendix B — Resident permit prices (permits starting before 1 April 2025)"
+               "\n\n| Band | Zone K1 | Zone K2 |\n|---|---|---|\n| Band 2 | £110 | £90 |\n")
+
+
+def test_a_document_takes_effect_on_the_day_its_own_rule_says():
+    from aegis_tui.text.structure import in_force
+
+    assert in_force(Document.from_text(_PERIODS_EN, "tariff.md")) == date(2025, 4, 1)
+    # (the day a rule it replaces took effect, or a later step it schedules, is not the document's)
+    zh = ("# 办法\n\n> 印发日期：2024年11月18日　施行日期：2025年1月1日\n\n第二条 原办法自2019年施行以来运行良好。\n\n"
+          "第三十条 本办法自2025年1月1日起施行。《某办法》（以下简称“原办法”）同时废止。首次调整于2028年1月1日起执行。\n")
+    assert in_force(Document.from_text(zh, "zh.md")) == date(2025, 1, 1)
+    assert in_force(Document.from_text("# Notes\n\nFees are listed below.\n", "none.md")) is None
+
+
+@pytest.mark.parametrize("value, former, now", [
+    ("£120", False, True),   # a table whose caption dates it from the day the document takes effect
+    ("£110", True, False),   # an appendix whose heading dates it before that day
+    ("£40", True, False),    # a column whose period ended before it …
+    ("£60", False, True),    # … beside the column from it
+    ("55%", False, False),   # a sentence of the rule
+    ("60%", True, False),    # a sentence naming the former rule (a column's name) alone
+])
+def test_the_period_a_figure_is_dated_to_says_whether_it_is_still_the_rule(value, former, now):
+    from aegis_tui.text.structure import current, former_names, superseded
+
+    doc = Document.from_text(_PERIODS_EN, "tariff.md")
+    assert former_names(doc) == {"2023 Tariff"}  # (not the 2019 Order: nothing says the document replaces it)
+    at = doc.text.index(value)
+    assert superseded(doc, at, len(value)) is former
+    assert current(doc, at) is now

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from ..text.dates import find_dates, period
 from ..text.document import Document
 from ..text.entities import derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
@@ -63,7 +64,15 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.structure import article_title, former_names, illustrative, repealed, superseded
+from ..text.structure import (
+    article_title,
+    current,
+    former_names,
+    illustrative,
+    in_force,
+    repealed,
+    superseded,
+)
 from .factindex import IndexedFact, caption_topic
 from .job import Job
 from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
@@ -1075,6 +1084,20 @@ def listing_reason(facts: int, absent: list[str]) -> str:
             f"names what the document never mentions ({', '.join(absent[:4])})")
 
 
+CASE_YEARS = 10  # how far before a document takes effect a date the question gives can be the day of its case
+
+
+def _before_in_force(doc: Document, question: str) -> bool:
+    """Whether the question's case falls before the document takes effect: the first date it gives ends before that
+    day ("我2024年11月在…开了药", "a permit starting 1 January 2025"); a date a decade or more before it (a birth date,
+    "born in May 1960") is no case of the rules it replaced."""
+    force = in_force(doc)
+    if force is None:
+        return False
+    when = next((d for d in find_dates(question) if d.first.year > force.year - CASE_YEARS), None)
+    return when is not None and when.last < force
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -1093,9 +1116,14 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     question = as_written(question)  # "每年交3000块钱": its figures are read as written in a document
     n, df = _document_frequency(doc)
+    # the date of the question's case ("a policy bought in January 2025", "2024年11月") says which rule is in force
+    # (_before_in_force), not a figure a case holds (2025 is no age of "aged 18 and over") nor a word asked
+    undated = question
+    for d in find_dates(question):
+        undated = undated[:d.start] + " " * (d.end - d.start) + undated[d.end:]
     # a range the question states ("不到75岁") is a condition its rows are picked by, not a word of theirs
-    blanked = question
-    for a, b in bound_numbers(question):
+    blanked = undated
+    for a, b in bound_numbers(undated):
         blanked = blanked[:a] + " " * (b - a) + blanked[b:]
     # (a Chinese character pair across two of its words is no word of it, though the document may hold it by
     # chance: "提取申请没通过" asks nothing by 取申)
@@ -1156,13 +1184,18 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                  for t in _stemmed(m.group())} if end in weight else set()
     # a figure the question gives ("a $30,000 contract", "I'm 72") is named by a label whose case holds it ("$10,001
     # to $50,000", "insured persons aged 70 or over") as a rare word of the question would be
-    meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", question)}
+    meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", undated)}
+    # … as is the day of its case by a label whose period holds it ("2024年7月—2025年6月丧葬补助金", asked "今年（2024年）9月";
+    # a period open at one end, "本办法（自2025年1月1日起）", is a rule's, which _before_in_force decides by)
+    if when := find_dates(question):
+        meeting |= {f.key for f in shortlist if (b := period(f"{f.fact.subject} {f.fact.predicate}")) is not None
+                    and b[0] is not None and b[1] is not None and b[0] <= when[0].last and b[1] >= when[0].first}
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
     given_digits: dict[str, set] = {}  # the digits of each figure given, by the figures they are the digits of
     held_digits: set[str] = set()
-    for m in given_matches(question):
+    for m in given_matches(undated):
         terms = {t for t in _stemmed(m.text) if t in asked and any(c.isdigit() for c in t)}
         for f in shortlist:
             if (at := key_offset(f.key)) is not None and row_gives(doc, at, {m.quantity}):
@@ -1262,24 +1295,29 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     named -= example
     # … and a value a change replaced ("由相当于2个月租金降为相当于1个月租金", a table's 原规定 column) is no longer the rule
     # (unless the question asks the former rule by its name: "按原办法算", "2022版的标准")
-    asks_former = FORMER_HEADER.search(question) or any(
+    # (… or gives the day of its case before the document takes effect: "2025年1月去成都出差", "a policy bought in
+    # January 2025", the document in force from 1 March 2025; then a figure marked as the document's own rule, "|
+    # 本办法（自2025年1月1日起） |", "Table 1 — … prices from 1 April 2025", is of another period)
+    earlier = _before_in_force(doc, question)
+    asks_former = FORMER_HEADER.search(question) or earlier or any(
         n in question or len(n) > 4 and n[:-2] in question for n in former_names(doc))
     former = {k for k in named if not asks_former and (at := key_offset(k)) is not None
               and superseded(doc, at, len(by_key[k].fact.object_value))}
-    named -= former
+    later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}
+    named -= former | later
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
-    given = {m.quantity.dimension for m in find_quantities(question)
+    given = {m.quantity.dimension for m in find_quantities(undated)
              if not (m.quantity.value == 1 and m.quantity.dimension == "time")}  # 一年, a day: a period
     met = {f.key for f in shortlist if f.key in named and dimension_of(f.fact.object_value) in given
            and (THRESHOLD_PREDICATE.search(f.fact.predicate)
-                or meets(_as_stated(f.fact), question) and "most" not in _fact_ends(f.fact))}
+                or meets(_as_stated(f.fact), undated) and "most" not in _fact_ends(f.fact))}
     named -= met
     # what the question gives decides between facts labelled by cases of it (妊娠未满4个月流产的 / 妊娠满4个月流产的,
     # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case
     cases = {f.key: f"{f.fact.subject} {f.fact.predicate}" for f in shortlist if f.key in named}
-    held = holding(list(cases.values()), question)
+    held = holding(list(cases.values()), undated)
     unmet = {k for k, label in cases.items() if held is not None and label not in held and intervals(label)}
     named -= unmet
     # … and, among facts whose labels state single figures of a kind the question gives one of ("$200 to $499.99
@@ -1489,6 +1527,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is a figure of a worked example or of a question the document poses, not of its rule"
                    if k in example else
                    "it is the former value of a change, which the document replaced" if k in former else
+                   "it is the rule in force after the date the question gives" if k in later else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden

@@ -297,10 +297,20 @@ REVISES = re.compile(r"修订|废止|替代|取代|代替|修改")
 FORMER_DOCUMENT_EN = re.compile(r"\((?:hereinafter\s+)?(?:(?:referred\s+to\s+)?as\s+)?(?:the\s+)?[\"“'‘](?P<name>[^\"”'’\n()]{2,40})"
                                 r"[\"”'’]\)")
 FORMER_NAME_EN = re.compile(r"^(?:the\s+)?(?:previous|former|old|prior|original|superseded|outgoing)\b", re.IGNORECASE)
-REVISES_EN = re.compile(r"\b(?:replac|supersed|repeal|revok|rescind|amend)\w*(?P<new>.*\b(?:with|by|in\s+favou?r\s+of)\b)?",
+REVISES_EN = re.compile(r"\b(?:replac|supersed|repeal|revok|rescind)\w*(?P<new>.*\b(?:with|by|in\s+favou?r\s+of)\b)?",
                         re.IGNORECASE)
 REVISED_AFTER_EN = re.compile(r"\s*(?:is|are|was|were|shall\s+be|will\s+be)\s+(?:hereby\s+)?(?:repealed|revoked|superseded|"
                               r"replaced|rescinded|withdrawn)\b", re.IGNORECASE)
+# a statement of the day the document's rule takes effect ("本办法自2025年1月1日起施行", "施行日期：2025年1月1日", "The 2025 Tariff
+# applies to all permits … on or after 1 April 2025", "Effective date: 1 March 2025"); <label> the form that gives the
+# day after a colon, <OWN_RULE> the words naming the document's own rule (beside a former rule's "原办法自2016年施行以来"
+# or a later step's "2028年1月1日起执行")
+TAKES_EFFECT = re.compile(r"施行|实施|生效|起执行|\b(?:effective|in\s+force|into\s+(?:force|effect)|appl(?:y|ies)\s+to)\b",
+                          re.IGNORECASE)
+OWN_RULE = re.compile(r"本(?:办法|制度|规定|细则|规则|条例|方案|标准|通知|条款|合同|协议)|\bth(?:is|ese)\s+(?:[\w-]+\s+){0,2}?"
+                      r"(?:policy|wording|tariff|schedule|rules?|agreement|terms|plan|by-?law|code|procedures?|guidelines?|"
+                      r"handbook|edition|version|document|notice|regulations?)\b", re.IGNORECASE)
+EFFECTIVE_LABEL = re.compile(r"(?:施行|实施|生效|执行)日期\s*[：:]|\b(?:effective|commencement)\s+date\s*[：:.]", re.IGNORECASE)
 # … and a clause's aside giving a former figure ("（原为6个月）", "(previously £45)", "(formerly 60 days)")
 FORMER_ASIDE = re.compile(r"原为|原标准|原规定|旧标准|调整前|修订前|\b(?:previously|formerly|was)\b", re.IGNORECASE)
 # … and the words naming the document's own rule beside it ("| 城市类别 | 本制度 | 2022版办法 |")

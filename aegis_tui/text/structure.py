@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
+from datetime import date
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -191,8 +193,40 @@ def article_title(document: Document, offset: int) -> str:
 _FORMER: dict[str, frozenset[str]] = {}
 
 
+_FORMER_ALL: dict[str, frozenset[str]] = {}
+
+
 def former_names(document: Document) -> frozenset[str]:
-    """The short names a document gives the former rules it replaces ("原办法", "2022版办法")."""
+    """The short names a document gives the former rules it replaces ("原办法", "2022版办法"): those it defines, and
+    those heading a table column whose period ended before the document took effect ("| 2023 Tariff (1 April 2023 –
+    31 March 2025) |", "| HTI-0622 (policies issued before 1 March 2025) |")."""
+    from .dates import period
+
+    if document.sha256 not in _FORMER_ALL:
+        if len(_FORMER_ALL) >= 8:
+            _FORMER_ALL.pop(next(iter(_FORMER_ALL)))
+        names = set(_defined_former(document))
+        force = in_force(document)
+        for table in document.structure.tables if force is not None else ():
+            for col in range(1, len(table.rows[0]) if table.rows else 0):
+                header = table.column_header(col)
+                if (bounds := period(header)) is not None and bounds[1] is not None and bounds[1] < force:
+                    name = _NAME_BEFORE_ASIDE.match(header)
+                    if name is not None and _NAME_LIKE.search(name.group(1)):
+                        names.add(name.group(1).strip())
+        _FORMER_ALL[document.sha256] = frozenset(names)
+    return _FORMER_ALL[document.sha256]
+
+
+# (a header's name before its aside, "2023 Tariff" of "2023 Tariff (1 April 2023 – 31 March 2025)": a short one with an
+# edition's figure or letters, or 原/旧)
+_NAME_BEFORE_ASIDE = re.compile(r"\s*([^（(，,/|]{2,24}?)\s*[（(]")
+_NAME_LIKE = re.compile(r"\d|[A-Z]{2}|^(?:原|旧)")
+_ASIDE = re.compile(r"[（(][^（）()]*[）)]")
+
+
+def _defined_former(document: Document) -> frozenset[str]:
+    """The short names a document defines for the former rules it replaces ("以下简称“原办法”", '(the "2021 Policy")')."""
     from .lexicon import (
         FORMER_DOCUMENT,
         FORMER_DOCUMENT_EN,
@@ -227,11 +261,83 @@ def former_names(document: Document) -> frozenset[str]:
     return _FORMER[document.sha256]
 
 
+def _names_in(text: str, names: frozenset[str]) -> bool:
+    """Whether a text names one of a document's former rules, in full or by its stem ("2021年版·一类城市" for
+    "2021年版办法")."""
+    from .lexicon import CJK
+
+    return any(n in text or len(n) > 4 and CJK.match(n[-1]) is not None and n[:-2] in text for n in names)
+
+
+_IN_FORCE: dict[str, date | None] = {}
+_SENTENCE = re.compile(r"[。；;\n]|(?<=[\w)\]])\.\s")
+
+
+def in_force(document: Document) -> date | None:
+    """The day the document's rule takes effect ("本办法自2025年1月1日起施行", "施行日期：2025年1月1日", "applies to all
+    policies issued on or after 1 March 2025"); None when it states none."""
+    from .dates import find_dates, period
+    from .lexicon import EFFECTIVE_LABEL, OWN_RULE, REVISES, REVISES_EN, TAKES_EFFECT
+
+    if document.sha256 not in _IN_FORCE:
+        if len(_IN_FORCE) >= 8:
+            _IN_FORCE.pop(next(iter(_IN_FORCE)))
+        own: list[date] = []
+        other: list[date] = []
+        former = _defined_former(document)
+        for sentence in _SENTENCE.split(document.text):
+            # (not the day a rule it replaces took effect: "| Supersedes | … Revision 13 (effective July 1, 2024) |",
+            # "原办法自2019年施行以来")
+            if not TAKES_EFFECT.search(sentence) or not OWN_RULE.search(sentence) \
+                    and (REVISES.search(sentence) or REVISES_EN.search(sentence) or _names_in(sentence, former)):
+                continue
+            days = own if OWN_RULE.search(sentence) else other
+            if (label := EFFECTIVE_LABEL.search(sentence)) and (dated := find_dates(sentence[label.end():label.end() + 30])):
+                own.append(dated[0].first)
+            elif (bounds := period(sentence)) is not None and bounds[0] is not None and bounds[1] is None:
+                days.append(bounds[0])
+        # (the day stated most often, the later of two as often: a step a clause schedules, "apply to bills … on or
+        # after August 1, 2025", is not when the document takes effect)
+        days = own or other
+        _IN_FORCE[document.sha256] = max(days, key=lambda d: (days.count(d), d), default=None)
+    return _IN_FORCE[document.sha256]
+
+
+def dated(document: Document, offset: int) -> tuple[date | None, date | None] | None:
+    """The period the figures at an offset are of, as their column header, their table's caption or the nearest
+    heading bounding one says ("| 原办法（执行至2024年12月31日） |", "表 … (permits starting before 1 April 2025)",
+    "附件1 出差城市分类表（自2025年3月1日起适用）"): first and last day, None where open; None when nothing bounds one."""
+    from .dates import period
+
+    s = document.structure
+    found = s.cell_at(offset)
+    scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
+    for text in (*scopes, *reversed(s.heading_path(offset))):
+        if text and (bounds := period(text)) is not None:
+            return bounds
+    return None
+
+
+def current(document: Document, offset: int) -> bool:
+    """Whether the figure at an offset is marked as the document's own, current rule: its column headed so beside a
+    former rule's ("| 项目 | 原办法 | 本办法（自2025年1月1日起） |", "| 2023 Tariff | 2025 Tariff (from 1 April 2025) |") or
+    its period starting when the document takes effect ("Table 1 — Resident permit prices from 1 April 2025")."""
+    from .lexicon import CURRENT_RULE
+
+    force = in_force(document)
+    if force is not None and (bounds := dated(document, offset)) is not None and bounds[0] is not None \
+            and bounds[0] >= force:
+        return True
+    found = document.structure.cell_at(offset)
+    return found is not None and bool(CURRENT_RULE.search(found[0].column_header(found[1].col))) \
+        and any(superseded(document, cell.start, 0) for cell in found[0].rows[found[1].row] if cell is not found[1])
+
+
 def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
     in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
     clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased from $40 to $45")."""
-    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_ASIDE, FORMER_HEADER
+    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_ASIDE, FORMER_HEADER, OWN_RULE
 
     s = document.structure
     if repealed(document, offset):
@@ -241,9 +347,13 @@ def superseded(document: Document, offset: int, length: int) -> bool:
         # (a column or a table the document heads by the name of a rule it replaces: "| 城市类别 | 本制度 | 2022版办法 |",
         # "2022版办法住宿费标准（单位：元/人·晚）：" over its table)
         # (not a caption naming both, "员工出差适用2022版办法还是本制度，以…出发日期确定：")
+        # (or a period ending before the document takes effect: "| 原办法（执行至2024年12月31日） |", "Appendix B — … prices
+        # (permits starting before 1 April 2025)")
         header, caption = found[0].column_header(found[1].col), found[0].caption
-        return bool(FORMER_HEADER.search(header)) or any(n in header for n in former) \
-            or any(n in caption for n in former) and not CURRENT_RULE.search(f"{header} {caption}")
+        return bool(FORMER_HEADER.search(header)) or _names_in(header, former) \
+            or _names_in(caption, former) and not CURRENT_RULE.search(f"{header} {caption}") or _ended(document, offset)
+    if _ended(document, offset):
+        return True
     text = document.text
     # (… or a clause's aside giving the former rule's figure: "不予报销（2022版办法为6个月）", "(2021 Policy: £3,000)",
     # "(previously £45)")
@@ -252,9 +362,23 @@ def superseded(document: Document, offset: int, length: int) -> bool:
         aside = text[opened + 1:offset]
         if any(aside.startswith(n) for n in former) or FORMER_ASIDE.match(aside.lstrip()):
             return True
+    # (… or a sentence stating the former rule's figure by its name alone: "Under the 2023 Tariff six-month permits cost
+    # 60% of the annual price", "2021年版办法中，杭州市为二类城市")
+    start = max(text.rfind(c, 0, offset) for c in ("。", "；", ". ", "\n")) + 1
+    ends = [e for c in ("。", "；", ". ", "\n") if (e := text.find(c, offset)) >= 0]
+    # (outside its asides: "超过3个月的，不予报销（2022版办法为6个月）" states the rule, the aside the former's)
+    sentence = _ASIDE.sub("", text[start:min(ends, default=len(text))])
+    if _names_in(sentence, former) and not CURRENT_RULE.search(sentence) and not OWN_RULE.search(sentence):
+        return True
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
 
+
+
+def _ended(document: Document, offset: int) -> bool:
+    force = in_force(document)
+    return force is not None and (bounds := dated(document, offset)) is not None and bounds[1] is not None \
+        and bounds[1] < force
 
 
 def illustrative(document: Document, offset: int) -> bool:

@@ -1,0 +1,40 @@
+"""Calendar dates in text, and the periods a header, a caption or a heading bounds by them (aegis_tui.text.dates)."""
+
+from datetime import date
+
+import pytest
+
+from aegis_tui.text.dates import find_dates, period
+
+
+@pytest.mark.parametrize("text, days", [
+    ("她2024年11月在云泽市第一人民医院门诊开了药", [(date(2024, 11, 1), date(2024, 11, 30))]),
+    ("本办法自2025年1月1日起施行", [(date(2025, 1, 1), date(2025, 1, 1))]),
+    ("今年（2025年）被认定了糖尿病", [(date(2025, 1, 1), date(2025, 12, 31))]),
+    ("I bought a Classic policy in January 2025, and it was stolen on 3rd April 2025",
+     [(date(2025, 1, 1), date(2025, 1, 31)), (date(2025, 4, 3), date(2025, 4, 3))]),
+    ("for service rendered on and after July 1, 2025", [(date(2025, 7, 1), date(2025, 7, 1))]),
+    ("effective 2025-03-01", [(date(2025, 3, 1), date(2025, 3, 1))]),
+    # an edition, a year of accounts and an impossible day are no dates
+    ("《办法（2021年版）》 2025年度限额 2025年2月30日", []),
+])
+def test_dates_a_text_states_name_their_days(text, days):
+    assert [(d.first, d.last) for d in find_dates(text)] == days
+
+
+@pytest.mark.parametrize("text, bounds", [
+    ("原办法（2019年版，执行至2024年12月31日）", (None, date(2024, 12, 31))),
+    ("本办法（自2025年1月1日起）", (date(2025, 1, 1), None)),
+    ("2025年3月1日前适用的2021年版城市分类", (None, date(2025, 2, 28))),
+    ("出发日期在2025年2月28日（含）以前的", (None, date(2025, 2, 28))),
+    ("HTI-0622 (policies issued before 1 March 2025)", (None, date(2025, 2, 28))),
+    ("HTI-0325 (policies issued on or after 1 March 2025)", (date(2025, 3, 1), None)),
+    ("2023 Tariff (1 April 2023 – 31 March 2025)", (date(2023, 4, 1), date(2025, 3, 31))),
+    ("Table 1 — Resident permit prices from 1 April 2025", (date(2025, 4, 1), None)),
+    ("permits issued after 31 March 2025", (date(2025, 4, 1), None)),
+    # a date that bounds nothing: a day of issue
+    ("印发日期：2024年11月18日", None),
+    ("2021年版·一类城市", None),
+])
+def test_a_phrase_bounds_the_period_of_its_figures_by_dates(text, bounds):
+    assert period(text) == bounds
