@@ -2575,3 +2575,24 @@ def test_the_day_a_question_gives_is_named_by_the_label_whose_period_holds_it():
                            "46,560元": ("2025年7月—2026年6月", "丧葬补助金")})
     picked, reasons = chosen_values("我哥今年（2024年）9月在工地上出事没了，家里能领多少丧葬补助金？", doc, index)
     assert picked == {"44,112元"}, reasons
+
+
+_POSTS_ZH = ("# 差旅费管理办法\n\n第五条 差旅职级划分如下：\n\n| 差旅职级 | 适用人员 |\n|---|---|\n| 第一档 | 集团董事长、总经理、党委书记 |\n"
+              "| 第二档 | 集团副总经理，子公司董事长、总经理 |\n| 第三档 | 子公司副总经理、集团部门负责人、首席专家 |\n| 第四档 | 其他员工 |\n\n"
+              "第十三条 住宿费限额标准（元/人·天）：\n\n| 差旅职级 | 一类城市 | 二类城市 |\n|---|---|---|\n| 第一档 | 1100 | 900 |\n"
+              "| 第二档 | 800 | 650 |\n| 第三档 | 650 | 500 |\n| 第四档 | 500 | 400 |\n\n## 附件1 城市分类表\n\n| 城市类别 | 包含城市 |\n"
+              "|---|---|\n| 一类城市 | 北京市、上海市、杭州市 |\n| 二类城市 | 天津市、成都市；以及苏州市、珠海市 |\n")
+
+
+@pytest.mark.parametrize("question, names", [
+    # the longest member named wins (子公司副总经理, not the 总经理 within it), named apart by a word or two; a city
+    # is spoken of without 市, and a list's closing word is no part of its last member
+    ("我在子公司担任副总经理，要去杭州出差，酒店每晚最多能报销多少？", {"第三档", "一类城市"}),
+    ("我是子公司副总经理，下周去苏州出差，住宿费标准是多少？", {"第三档", "二类城市"}),
+    ("我是集团总经理，去成都出差住宿费限额多少？", {"第一档", "第二档", "二类城市"}),
+])
+def test_a_question_implies_the_category_of_the_most_specific_member_it_names(question, names):
+    from aegis_tui.answer.pick import implied_names
+
+    doc = Document.from_text(_POSTS_ZH, "grades.md")
+    assert implied_names(question, doc)[0] == names

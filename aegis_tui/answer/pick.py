@@ -330,6 +330,11 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
                 out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
         for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items()]:
             out.setdefault(name, set()).update(members)
+        # (a Chinese place is spoken of without its administrative ending, "杭州" for 杭州市; a list's closing word
+        # is no part of its last member, "以及苏州市")
+        for name, members in out.items():
+            if _PLACES_ZH.search(name):
+                members |= {y for x in members if not x.isascii() for y in _spoken_place(x)}
         _MEMBERS[doc.sha256] = _one_name_each(out)
     return _MEMBERS[doc.sha256]
 
@@ -344,6 +349,19 @@ def _member_en(text: str) -> set[str]:
     x = re.sub(r"\s*\([^()]*\)", "", text).strip().rstrip(".").strip()
     return {y for y in MEMBER_SEPARATORS_EN.split(re.sub(r"^(?:and|or)\s+", "", x))
             if 2 <= len(y) and len(y.split()) <= 5 and not set(y) & set("()")}
+
+
+_PLACES_ZH = re.compile(r"(?:城市|地区|区域|市|县)$")  # a name whose members are places ("一类城市", "三类地区")
+
+
+def _spoken_place(member: str) -> set[str]:
+    """How a Chinese place a list names is spoken of: without the list's closing word ("以及苏州市": 苏州市) and without
+    its administrative ending, two characters or more remaining ("苏州市": 苏州; not "县级市" nor "所辖县")."""
+    x = re.sub(r"^(?:以及|及|和|与)(?=..)", "", member)
+    out = {x}
+    if re.search(r"[^级辖][市县区]$", x) and len(x) >= 3:
+        out.add(x[:-1])
+    return out - {member}
 
 
 def _member_zh(text: str) -> str:
@@ -604,10 +622,14 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     """Each name a question implies by a member or a numbered figure of it (Ashcombe → Band B, "grade 6" → Tier 2),
     with the words of the question that imply it."""
     out: dict[str, set[str]] = {}
-    for name, members in defined_by_members(doc).items():
-        for member in members:
-            if not _names(question, name) and _names(question, member):
-                out.setdefault(name, set()).update(_stemmed(member))
+    # (the longest member named wins: "子公司副总经理" names 第三档, not 总经理's 第一档 within it; a Chinese member may be
+    # named in two parts a word or two apart, "子公司担任副总经理")
+    spans = {(name, member): found for name, members in defined_by_members(doc).items() if not _names(question, name)
+             for member in members if (found := _spans(question, member))}
+    for (name, member), found in spans.items():
+        if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
+                   for x, y in found):
+            out.setdefault(name, set()).update(_stemmed(member))
     for name, (series, lo, hi) in defined_by_range(doc).items():
         for m in re.finditer(rf"\b{re.escape(series)}s?\s+(\d{{1,4}})\b", question, re.IGNORECASE):
             if not _names(question, name) and lo <= int(m.group(1)) <= hi:
@@ -697,6 +719,23 @@ def implied_cells(question: str, doc: Document) -> list:
                                                                             for x in range(len(table.rows[0]))])))
                 named.setdefault(n, []).append(c)
     return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
+
+
+APART = 3  # the most characters between the two parts of a Chinese member a question names apart
+
+
+def _spans(text: str, member: str) -> list[tuple[int, int]]:
+    """Where a text names a member: each whole occurrence; else, Chinese, its two parts in order at most APART
+    characters apart ("子公司担任副总经理" for 子公司副总经理), each two characters or more."""
+    if member.isascii():
+        return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text,
+                                              re.IGNORECASE)]
+    found = [(i, i + len(member)) for i in range(len(text)) if text.startswith(member, i)]
+    for cut in range(2, len(member) - 1) if not found and len(member) >= 5 else ():
+        head, tail = member[:cut], member[cut:]
+        found += [(m.start(), m.end()) for m in re.finditer(rf"{re.escape(head)}[^，,。；;？?！!]{{1,{APART}}}?"
+                                                                 rf"{re.escape(tail)}", text)]
+    return found
 
 
 def _names(text: str, name: str) -> bool:
