@@ -307,6 +307,18 @@ def test_a_value_a_sentence_s_measure_for_someone_introduces_is_labelled_by_both
     assert "fee" not in labels.get("$25", ("", ""))[1]
 
 
+def test_an_english_share_of_a_base_is_labelled_by_that_base_under_its_section(tmp_path):
+    # "… for six (6) months at 55% of the annual price, rounded up …" under "4.7 Six-month permits": after the model's
+    # last label failed, the share of the base its next words name, of what the section's title names; not a share a
+    # condition opens with
+    labels = _labels_after_junk(tmp_path, ("the", "the"),
+                                "# Permits\n\n## 4.7 Six-month permits\n\nResident permits may be bought for six (6) "
+                                "months at 55% of the annual price, rounded up to the nearest pound.\n\n## 4.8 Refunds"
+                                "\n\nIf a permit is surrendered early, 40% of the unused months is refunded.\n")
+    assert labels["55%"] == ("Six-month permits", "share of the annual price")
+    assert "40%" not in labels
+
+
 def test_a_value_a_copula_s_subject_names_is_labelled_by_it_under_the_title(tmp_path):
     # "The single transaction limit is $2,500 and the monthly limit per card is $10,000": after the model's last
     # label failed ("the | is"), each copula's subject names its value, under the section's title

@@ -609,7 +609,7 @@ class Indexer:
         # after the value kept structure from deciding it first)
         if self._from_clause(r.key, cand) or self._from_title(r.key, cand, last_resort=True) \
                 or self._from_measure_phrase(r.key, cand) or self._from_own_clause_en(r.key, cand) \
-                or self._from_measure_for_en(r.key, cand):
+                or self._from_measure_for_en(r.key, cand) or self._from_share_of_en(r.key, cand):
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
@@ -738,6 +738,22 @@ class Indexer:
         if not _says_something(predicate) or _CONDITION_EN.match(subject) or find_quantities(subject):
             return False
         return self._keep_if_verified(key, cand, subject, predicate)
+
+    def _from_share_of_en(self, key: str, cand: Candidate) -> bool:
+        """After the model's last label failed, an English share of the base its next words name ("Resident permits may
+        be bought for six (6) months at 55% of the annual price, rounded up …" under "4.7 Six-month permits"): the
+        share of that base is the predicate, the section's title the subject. Not in a table, a worked example, nor a
+        sentence opening with its condition."""
+        m = _SHARE_OF_EN.match(cand.after)
+        if m is None or cand.cell or CJK.search(cand.fragment) or dimension_of(cand.value) != "percent":
+            return False
+        doc = self.index.document
+        title = self._section_title(cand.offset)
+        start, _ = document_index(doc).sentence_bounds(cand.offset)
+        if not title or len(title) > 60 or _CONDITION_EN.match(doc.text[start:cand.offset].lstrip()) \
+                or illustrative(doc, cand.offset):
+            return False
+        return self._keep_if_verified(key, cand, title, f"share of {m.group('base').strip()}")
 
     def _from_assigned(self, key: str, cand: Candidate) -> bool:
         """An English value that a noun phrase introduces and "for …" assigns ("a maximum monthly benefit of $12,000
@@ -1257,6 +1273,11 @@ _ASSIGNED_BEFORE = re.compile(r"(?:(?:[$€£¥]\s?)?\d[\d,.]*\s*(?:%|[A-Za-z]+)
 _FOLLOWING_EN = re.compile(r"\bfollowing\s+(?P<p>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,3}?)\s+(?:apply|applies|are|is)\b",
                            re.IGNORECASE)
 # an article right before a value, and the noun after it up to a preposition: "a 30% discount on", "an $80 fee for"
+# the base a share is of, as the words after it name it ("55% of the annual price, rounded up …", "80% of your
+# trip budget"): a determiner and a noun phrase of five words at most, up to a clause's end or the next phrase
+_SHARE_OF_EN = re.compile(r"\s*of\s+(?P<base>(?:the|their|your|its|his|her|our|each|that|this)\s+[A-Za-z][\w'’-]*"
+                          r"(?:\s+[A-Za-z][\w'’-]*){0,4}?)(?=\s*(?:[,.;:()]|$|\b(?:for|if|when|where|which|that|who|"
+                          r"rounded|up|payable|and|or|in|on|at|per|with|from|to|by|as|after|before|unless|subject)\b))")
 _ARTICLE_BEFORE = re.compile(r"\b(?:a|an)\s*$", re.IGNORECASE)
 _NOUN_ON = re.compile(r"^\s+(?P<p>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:on|off|of|for|to|toward|towards|against)\b")
 # a sentence opening with a measure and whom it is for, up to its copula: "The fee for a second residential permit
