@@ -2596,3 +2596,16 @@ def test_a_question_implies_the_category_of_the_most_specific_member_it_names(qu
 
     doc = Document.from_text(_POSTS_ZH, "grades.md")
     assert implied_names(question, doc)[0] == names
+
+
+def test_a_question_asking_what_held_before_the_change_asks_the_former_rule():
+    # "before the new rates took effect" names no rule and gives no date: the prior column answers, the current does not
+    text = ("# Electric Tariff\n\nThese rates apply to service rendered on and after July 1, 2025.\n\n## Prior and Current "
+            "Rates\n\n| Item | Prior Rate (Revision 13, from July 1, 2024) | Current Rate (Revision 14, from July 1, 2025) |\n"
+            "|---|---|---|\n| R-1 Customer Charge, single-phase | $12.75 | $14.50 |\n")
+    doc, index = structured(text, "tariff.md")
+    question = "What was the monthly R-1 customer charge for a single-phase home before the new rates took effect?"
+    picked, reasons = chosen_values(question, doc, index)
+    assert picked == {"$12.75"}, reasons
+    picked, reasons = chosen_values("What is the monthly R-1 customer charge for a single-phase home?", doc, index)
+    assert picked == {"$14.50"}, reasons

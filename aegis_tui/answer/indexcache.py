@@ -83,8 +83,9 @@ FORMAT = 1
 # classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", labels its cells by the class and the measure its
 # article's title names, "三类地区一次性工伤医疗补助金", and a part's number is two characters, "第二部分 …"; 37: after the
 # model's last label failed, an English share labels its value by the base it is of under its section's title, "55% of
-# the annual price" under "4.7 Six-month permits" → Six-month permits | share of the annual price)
-LABELS = 37
+# the annual price" under "4.7 Six-month permits" → Six-month permits | share of the annual price; 38: a column naming a
+# rule's edition, "Prior Rate (Revision 13, from July 1, 2024)", asks no rate of its figures)
+LABELS = 38
 
 
 def default_cache_dir() -> Path:

@@ -32,6 +32,7 @@ from ..text.lexicon import (
     DEFINED_BY_LIST_ZH,
     DEFINED_BY_RANGE_EN,
     DEFINED_BY_SEMICOLONS_EN,
+    FORMER_ASKED,
     FORMER_HEADER,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
@@ -1337,7 +1338,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (… or gives the day of its case before the document takes effect: "2025年1月去成都出差", "a policy bought in
     # January 2025", the document in force from 1 March 2025; then a figure marked as the document's own rule, "|
     # 本办法（自2025年1月1日起） |", "Table 1 — … prices from 1 April 2025", is of another period)
-    earlier = _before_in_force(doc, question)
+    # (or asks what held before the change: "before the new rates took effect")
+    earlier = _before_in_force(doc, question) or FORMER_ASKED.search(question) is not None
     asks_former = FORMER_HEADER.search(question) or earlier or any(
         n in question or len(n) > 4 and n[:-2] in question for n in former_names(doc))
     former = {k for k in named if not asks_former and (at := key_offset(k)) is not None

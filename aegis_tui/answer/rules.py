@@ -103,8 +103,13 @@ def value_in_source(ctx: FactContext) -> CheckResult:
 def _measure_words(predicate: str) -> str:
     """A predicate without the figures it states: "Fine after 30 days" names a fine, its days are a figure's own
     unit (the case the fine is for), not the value's."""
-    # "within 30 days", "满30天后": the figure's own words go with it
-    return without_figures(predicate, _BEFORE_A_FIGURE, _AFTER_A_FIGURE)
+    # "within 30 days", "满30天后": the figure's own words go with it; a rule's edition a column is headed by ("Prior Rate
+    # (Revision 13, from July 1, 2024)", "Current Rates") names the schedule its figures are of, not a measure
+    return without_figures(_EDITION_OF_RULE.sub(" ", predicate), _BEFORE_A_FIGURE, _AFTER_A_FIGURE)
+
+
+_EDITION_OF_RULE = re.compile(r"\b(?:prior|current|previous|new|old|former|existing|proposed)\s+(?:rates?|tariffs?|schedules?)\b"
+                              r"(?:\s*\([^()]*\))?", re.IGNORECASE)
 
 
 # the words that make a figure in a predicate a case or a bound ("paid within 30 days", "after 30 days", "满30天后")

@@ -315,6 +315,10 @@ EFFECTIVE_LABEL = re.compile(r"(?:施行|实施|生效|执行)日期\s*[：:]|\b
 FORMER_ASIDE = re.compile(r"原为|原标准|原规定|旧标准|调整前|修订前|\b(?:previously|formerly|was)\b", re.IGNORECASE)
 # … and the words naming the document's own rule beside it ("| 城市类别 | 本制度 | 2022版办法 |")
 CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
+# … and a question asking what held before the change, naming no rule ("before the new rates took effect", "新标准实施前")
+FORMER_ASKED = re.compile(r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:new|current|revised|updated|latest)\s+(?:[\w-]+\s+){0,2}?"
+                          r"(?:took|take|takes|came|come|went|go|goes)\s+(?:effect|into\s+(?:effect|force))\b|"
+                          r"(?:新|现行)(?:标准|办法|规定|制度|政策)(?:施行|实施|执行|生效)(?:之)?前", re.IGNORECASE)
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)
