@@ -191,8 +191,6 @@ def article_title(document: Document, offset: int) -> str:
 
 
 _FORMER: dict[str, frozenset[str]] = {}
-
-
 _FORMER_ALL: dict[str, frozenset[str]] = {}
 
 
@@ -335,8 +333,10 @@ def current(document: Document, offset: int) -> bool:
 
 def superseded(document: Document, offset: int, length: int) -> bool:
     """Whether the value at an offset (of a length) is one a change replaced: it stands in a section marked no longer
-    in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |") or is what a
-    clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased from $40 to $45")."""
+    in force (repealed), in a table column for the former rule ("| 原规定（V3.2） | 现规定（V4.0） |"), under a header,
+    caption or heading whose period ended before the document took effect, in an aside or a sentence naming the former
+    rule alone, or is what a clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased
+    from $40 to $45")."""
     from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_ASIDE, FORMER_HEADER, OWN_RULE
 
     s = document.structure
@@ -374,8 +374,8 @@ def superseded(document: Document, offset: int, length: int) -> bool:
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
 
 
-
 def _ended(document: Document, offset: int) -> bool:
+    """Whether the figures at an offset are of a period that ended before the document took effect."""
     force = in_force(document)
     return force is not None and (bounds := dated(document, offset)) is not None and bounds[1] is not None \
         and bounds[1] < force
