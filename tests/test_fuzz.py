@@ -219,6 +219,10 @@ def test_samples_keep_every_verdict_in_every_encoding(folder, name):
 @SLOW
 @given(inserts=st.lists(st.tuples(st.integers(0, 10 ** 6), MIXED_TEXT), min_size=1, max_size=5),
        pair=st.sampled_from([("utf-8", "gb18030"), ("gb18030", "utf-16"), ("utf-16", "utf-8")]))
+# (a byte-order mark written first: UTF-8 reads it as a mark, GB18030 and UTF-16 as a character after their own)
+@example(inserts=[(0, "\ufeff")], pair=("utf-8", "gb18030"))
+@example(inserts=[(0, "\ufeff")], pair=("gb18030", "utf-16"))
+@example(inserts=[(0, "\ufeff\ufeff")], pair=("utf-16", "utf-8"))
 def test_an_edited_document_keeps_its_verdicts_across_encodings(folder, zh, inserts, pair):
     text = zh.text
     for at, piece in inserts:

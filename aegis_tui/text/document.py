@@ -59,7 +59,9 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
         return data[3:].decode("utf-8", errors="strict"), "utf-8-sig"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16"), "utf-16"
+            # (a byte-order mark is no text: UTF-16's own is consumed by the codec, a mark written after it as a
+            # character is one too, as UTF-8's is; so is GB18030's, below, which has no mark of its own)
+            return data.decode("utf-16").removeprefix("\ufeff"), "utf-16"
         except UnicodeDecodeError:
             raise DocumentError(f"{name}: invalid UTF-16 text") from None
     try:
@@ -74,7 +76,7 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
     plausible = sum(1 for c in non_ascii if _is_cjk_or_punct(c))
     if non_ascii and plausible / len(non_ascii) < 0.9:
         raise DocumentError(f"{name}: not valid UTF-8, and does not look like GB18030 Chinese text")
-    return text, "gb18030"
+    return text.removeprefix("\ufeff"), "gb18030"
 
 
 def _is_cjk_or_punct(ch: str) -> bool:
