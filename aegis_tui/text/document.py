@@ -50,6 +50,14 @@ class Position:
 
 
 def _decode(data: bytes, name: str) -> tuple[str, str]:
+    """The text of a document's bytes and the encoding read; a leading U+FEFF is a byte-order mark in any encoding,
+    however many (UTF-16's own, one written after it, GB18030's, which has none of its own), not text: one document
+    reads alike whatever it was saved as."""
+    text, encoding = _decode_bytes(data, name)
+    return text.lstrip("\ufeff"), encoding
+
+
+def _decode_bytes(data: bytes, name: str) -> tuple[str, str]:
     if not data.strip():
         raise DocumentError(f"{name}: the document is empty")
     head = data[:8192]
@@ -59,9 +67,7 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
         return data[3:].decode("utf-8", errors="strict"), "utf-8-sig"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            # (a byte-order mark is no text: UTF-16's own is consumed by the codec, a mark written after it as a
-            # character is one too, as UTF-8's is; so is GB18030's, below, which has no mark of its own)
-            return data.decode("utf-16").removeprefix("\ufeff"), "utf-16"
+            return data.decode("utf-16"), "utf-16"
         except UnicodeDecodeError:
             raise DocumentError(f"{name}: invalid UTF-16 text") from None
     try:
@@ -76,7 +82,7 @@ def _decode(data: bytes, name: str) -> tuple[str, str]:
     plausible = sum(1 for c in non_ascii if _is_cjk_or_punct(c))
     if non_ascii and plausible / len(non_ascii) < 0.9:
         raise DocumentError(f"{name}: not valid UTF-8, and does not look like GB18030 Chinese text")
-    return text.removeprefix("\ufeff"), "gb18030"
+    return text, "gb18030"
 
 
 def _is_cjk_or_punct(ch: str) -> bool:
