@@ -2609,3 +2609,16 @@ def test_a_question_asking_what_held_before_the_change_asks_the_former_rule():
     assert picked == {"$12.75"}, reasons
     picked, reasons = chosen_values("What is the monthly R-1 customer charge for a single-phase home?", doc, index)
     assert picked == {"$14.50"}, reasons
+
+
+def test_a_question_naming_the_new_edition_of_a_rule_does_not_ask_the_former_one():
+    # "Tariff 2025" shares all but its last digits with the replaced "Tariff 2023": an English name is named in full (a
+    # Chinese one by its stem, "2021年版" for "2021年版办法"), so the aside's former figure answers only a question that
+    # names the former tariff
+    doc, index = labelled("# Harbour Mooring Tariff 2025\n\n1. This tariff replaces the Harbour Mooring Tariff 2023 (the "
+                          "\"Tariff 2023\").\n\n## 2. Charges\n\nThe annual mooring charge is £900 (Tariff 2023: £750).\n",
+                          {"£900": ("mooring", "annual mooring charge"), "£750": ("mooring", "annual mooring charge")})
+    picked, reasons = chosen_values("Under Tariff 2025, what is the annual mooring charge?", doc, index)
+    assert picked == {"£900"}, reasons
+    picked, reasons = chosen_values("Under Tariff 2023, what was the annual mooring charge?", doc, index)
+    assert "£750" in picked, reasons

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..text.dates import find_dates, period
+from ..text.dates import Dated, find_dates, period
 from ..text.document import Document
 from ..text.entities import derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
@@ -71,6 +71,7 @@ from ..text.structure import (
     former_names,
     illustrative,
     in_force,
+    names_in,
     repealed,
     superseded,
 )
@@ -1127,14 +1128,14 @@ def listing_reason(facts: int, absent: list[str]) -> str:
 CASE_YEARS = 10  # how far before a document takes effect a date the question gives can be the day of its case
 
 
-def _before_in_force(doc: Document, question: str) -> bool:
-    """Whether the question's case falls before the document takes effect: the first date it gives ends before that
-    day ("我2024年11月在…开了药", "a permit starting 1 January 2025"); a date a decade or more before it (a birth date,
-    "born in May 1960") is no case of the rules it replaced."""
+def _before_in_force(doc: Document, dates: list[Dated]) -> bool:
+    """Whether the question's case falls before the document takes effect: the first of the dates it gives ends
+    before that day ("我2024年11月在…开了药", "a permit starting 1 January 2025"); a date a decade or more before it (a
+    birth date, "born in May 1960") is no case of the rules it replaced."""
     force = in_force(doc)
     if force is None:
         return False
-    when = next((d for d in find_dates(question) if d.first.year > force.year - CASE_YEARS), None)
+    when = next((d for d in dates if d.first.year > force.year - CASE_YEARS), None)
     return when is not None and when.last < force
 
 
@@ -1159,7 +1160,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # the date of the question's case ("a policy bought in January 2025", "2024年11月") says which rule is in force
     # (_before_in_force), not a figure a case holds (2025 is no age of "aged 18 and over") nor a word asked
     undated = question
-    for d in find_dates(question):
+    for d in (case_dates := find_dates(question)):
         undated = undated[:d.start] + " " * (d.end - d.start) + undated[d.end:]
     # a range the question states ("不到75岁") is a condition its rows are picked by, not a word of theirs
     blanked = undated
@@ -1227,9 +1228,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", undated)}
     # … as is the day of its case by a label whose period holds it ("2024年7月—2025年6月丧葬补助金", asked "今年（2024年）9月";
     # a period open at one end, "本办法（自2025年1月1日起）", is a rule's, which _before_in_force decides by)
-    if when := find_dates(question):
+    if case_dates:
+        when = case_dates[0]
         meeting |= {f.key for f in shortlist if (b := period(f"{f.fact.subject} {f.fact.predicate}")) is not None
-                    and b[0] is not None and b[1] is not None and b[0] <= when[0].last and b[1] >= when[0].first}
+                    and b[0] is not None and b[1] is not None and b[0] <= when.last and b[1] >= when.first}
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
@@ -1339,9 +1341,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # January 2025", the document in force from 1 March 2025; then a figure marked as the document's own rule, "|
     # 本办法（自2025年1月1日起） |", "Table 1 — … prices from 1 April 2025", is of another period)
     # (or asks what held before the change: "before the new rates took effect")
-    earlier = _before_in_force(doc, question) or FORMER_ASKED.search(question) is not None
-    asks_former = FORMER_HEADER.search(question) or earlier or any(
-        n in question or len(n) > 4 and n[:-2] in question for n in former_names(doc))
+    earlier = _before_in_force(doc, case_dates) or FORMER_ASKED.search(question) is not None
+    asks_former = FORMER_HEADER.search(question) or earlier or names_in(question, former_names(doc))
     former = {k for k in named if not asks_former and (at := key_offset(k)) is not None
               and superseded(doc, at, len(by_key[k].fact.object_value))}
     later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}

@@ -259,7 +259,7 @@ def _defined_former(document: Document) -> frozenset[str]:
     return _FORMER[document.sha256]
 
 
-def _names_in(text: str, names: frozenset[str]) -> bool:
+def names_in(text: str, names: frozenset[str]) -> bool:
     """Whether a text names one of a document's former rules, in full or by its stem ("2021年版·一类城市" for
     "2021年版办法")."""
     from .lexicon import CJK
@@ -287,7 +287,7 @@ def in_force(document: Document) -> date | None:
             # (not the day a rule it replaces took effect: "| Supersedes | … Revision 13 (effective July 1, 2024) |",
             # "原办法自2019年施行以来")
             if not TAKES_EFFECT.search(sentence) or not OWN_RULE.search(sentence) \
-                    and (REVISES.search(sentence) or REVISES_EN.search(sentence) or _names_in(sentence, former)):
+                    and (REVISES.search(sentence) or REVISES_EN.search(sentence) or names_in(sentence, former)):
                 continue
             days = own if OWN_RULE.search(sentence) else other
             if (label := EFFECTIVE_LABEL.search(sentence)) and (dated := find_dates(sentence[label.end():label.end() + 30])):
@@ -350,8 +350,8 @@ def superseded(document: Document, offset: int, length: int) -> bool:
         # (or a period ending before the document takes effect: "| 原办法（执行至2024年12月31日） |", "Appendix B — … prices
         # (permits starting before 1 April 2025)")
         header, caption = found[0].column_header(found[1].col), found[0].caption
-        return bool(FORMER_HEADER.search(header)) or _names_in(header, former) \
-            or _names_in(caption, former) and not CURRENT_RULE.search(f"{header} {caption}") or _ended(document, offset)
+        return bool(FORMER_HEADER.search(header)) or names_in(header, former) \
+            or names_in(caption, former) and not CURRENT_RULE.search(f"{header} {caption}") or _ended(document, offset)
     if _ended(document, offset):
         return True
     text = document.text
@@ -368,7 +368,7 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     ends = [e for c in ("。", "；", ". ", "\n") if (e := text.find(c, offset)) >= 0]
     # (outside its asides: "超过3个月的，不予报销（2022版办法为6个月）" states the rule, the aside the former's)
     sentence = _ASIDE.sub("", text[start:min(ends, default=len(text))])
-    if _names_in(sentence, former) and not CURRENT_RULE.search(sentence) and not OWN_RULE.search(sentence):
+    if names_in(sentence, former) and not CURRENT_RULE.search(sentence) and not OWN_RULE.search(sentence):
         return True
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
