@@ -2622,3 +2622,46 @@ def test_a_question_naming_the_new_edition_of_a_rule_does_not_ask_the_former_one
     assert picked == {"£900"}, reasons
     picked, reasons = chosen_values("Under Tariff 2023, what was the annual mooring charge?", doc, index)
     assert "£750" in picked, reasons
+
+
+def test_a_bound_word_before_a_share_is_no_part_of_its_base():
+    # "预借金额不超过出差预算的80%" is a share of 出差预算, which the question names: the bound 不超过 is not of the base
+    from aegis_tui.answer.pick import _share_base
+
+    text = ("# 差旅费管理办法\n\n## 第五章 借款与报销\n\n第二十八条【差旅借款】 出差人员可以预借差旅费，预借金额不超过出差预算的80%。\n\n"
+            "第二十九条【报销时限】 出差人员应当在出差结束后10个工作日内办理报销。\n")
+    doc, index = labelled(text, {"80%": ("出差人员", "预借金额"), "10个工作日": ("出差人员", "办理报销期限")})
+    loan = next(f.fact for f in index.facts.values() if f.fact.object_value == "80%")
+    assert _share_base(loan) == "出差预算"
+    picked, reasons = chosen_values("出差前可以向公司预借差旅费吗？最多能借出差预算的多少？", doc, index)
+    assert picked == {"80%"}, reasons
+
+
+_MOORINGS_EN = ("# Harbour Charges 2025/26\n\n## 2. Mooring licences\n\n**Table 1: Annual mooring licence fees**\n\n"
+                "| Length band | Zone 1 — 2025/26 | Zone 2 — 2025/26 | Zone 3 — 2025/26 |\n|---|---|---|---|\n"
+                "| Band A | £315 | £258 | £186 |\n| Band B | £436 | £357 | £255 |\n| Band C | £598 | £489 | £351 |\n\n"
+                "## Appendix A: Length bands\n\n| Band | Length overall (LOA) |\n|---|---|\n| Band A | Up to and including 5.00 m |\n"
+                "| Band B | 5.01 m to 7.00 m |\n| Band C | 7.01 m to 9.00 m |\n\n## Appendix B: Mooring zones\n\n"
+                "| Mooring area | Mooring numbers | Zone |\n|---|---|---|\n| Quay Steps trot | Q1 – Q24 | Zone 1 (Inner Harbour) |\n"
+                "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |\n| Saltings Pool | S1 – S30 | Zone 2 (Middle Harbour) |\n"
+                "| Tamsey Creek (drying) | T1 – T18 | Zone 3 (Outer Harbour) — Zone 2 until 31 March 2025 |\n")
+
+
+def test_a_figure_the_question_gives_implies_the_band_whose_range_holds_it_and_a_place_its_zone():
+    # an 8.6 m yacht is in Band C (Appendix A's "7.01 m to 9.00 m"), Penhallow Reach in Zone 2 (Appendix B names the
+    # zone as Table 1's headers begin, "Zone 2 (Middle Harbour)" for "Zone 2 — 2025/26"): the one cell at both answers,
+    # not Band A's and Band B's of the Zone 2 column
+    from aegis_tui.answer.pick import defined_by_measures, implied_names
+
+    doc, index = structured(_MOORINGS_EN, "moorings.md")
+    assert defined_by_measures(doc)["Band C"] == ["7.01 m to 9.00 m"]
+    question = "I keep an 8.6 m yacht on my own mooring in Penhallow Reach. What is the annual licence fee?"
+    implied, others = implied_names(question, doc)
+    assert implied == {"Band C", "Zone 2"} and {"Band A", "Band B", "Zone 1", "Zone 3"} <= others
+    assert implied_names("My 6 m boat is in Tamsey Creek.", doc)[0] == {"Band B", "Zone 3"}
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"£489"}, skipped
+    # (a range of an amount beside a class is what the table states, no measure a case falls in by its size)
+    fees = Document.from_text("# Fees\n\n| Plan | Limit |\n|---|---|\n| Gold | £1,000 to £5,000 |\n| Silver | £500 to £1,000 |"
+                              "\n\n| Plan | Excess |\n|---|---|\n| Gold | £100 |\n| Silver | £150 |\n", "fees.md")
+    assert defined_by_measures(fees) == {}

@@ -504,17 +504,25 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
     _one_name_each). keyed: each table of figures' headers (_table_keys)."""
     out: dict[str, set[str]] = {}
-    for r in range(table.header_rows, len(table.rows)):
+    body = range(table.header_rows, len(table.rows))
+    # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
+    # add, what it says in parentheses or after a dash aside: "Zone 2 (Middle Harbour)" names the "Zone 2 — 2025/26"
+    # column's Zone 2)
+    naming = {id(c): name for r in body for c in table.rows[r] if (name := _category_named(c.text, keys))}
+    # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |")
+    figureless = table.index not in keyed or all(
+        _CODES_CELL.fullmatch(c.text.strip()) for r in body for c in table.rows[r]
+        if id(c) not in naming and any(ch.isdigit() for ch in c.text))
+    for r in body:
         cells = table.label_cells(r)
         if not cells:
             continue
-        if table.index not in keyed and (named := [c for c in table.rows[r]
-                                                   if c is not cells[0] and c.text.strip() in keys]):
+        if figureless and (named := [c for c in table.rows[r] if c is not cells[0] and id(c) in naming]):
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
             # table lists as a member of its own, "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |" where 成都 is listed among the
             # 二类城市, is the place the listed ones are in, no member here)
             parent = cells[0] if cells[0].text.strip() in listed else None
-            out.setdefault(named[0].text.strip(), set()).update(
+            out.setdefault(naming[id(named[0])], set()).update(
                 x for c in table.rows[r] if c is not named[0] and c is not parent for x in _items(c.text))
             continue
         lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
@@ -522,6 +530,22 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                                      if any(x in k if i == 0 else x == k for k in keys)), "")):
             out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
     return out
+
+
+# a cell of codes, no figure: "P1 – P40", "G9", "Q1–Q24"
+_CODES_CELL = re.compile(r"[A-Z]{1,3}\d+(?:\s*[–—~-]\s*[A-Z]{0,3}\d+)?")
+
+
+def _category_named(text: str, keys) -> str:
+    """The category a table cell names, as a header of the tables of figures does, whole or before a period it adds
+    ("Zone 2 (Middle Harbour)" where a header reads "Zone 2 — 2025/26"; "Zone 3 (Outer and Upper Harbour) — Zone 2 until
+    31 March 2025" names Zone 3); '' when it names none."""
+    text = text.strip()
+    if text in keys:
+        return text
+    name = re.split(r"\s+[—–-]\s+", re.sub(r"\s*[（(][^（）()]*[）)]", "", text))[0].strip()
+    return name if len(name) >= 2 and name != text and any(
+        k == name or re.match(rf"{re.escape(name)}\s+[—–-]\s+", k) for k in keys) else ""
 
 
 def _aliases(label: str) -> list[str]:
@@ -619,6 +643,48 @@ def defined_by_range(doc: Document) -> dict[str, tuple[str, int, int]]:
 
 _RANGES: dict[str, dict[str, tuple[str, int, int]]] = {}
 
+# units of a range that defines no category a case falls in by its size: an amount or a share is what a table of
+# figures states ("£1,000 to £5,000" beside a plan is its limit, not the plan's members)
+_NOT_A_MEASURE = set("$€£¥元%")
+_MEASURES: dict[str, dict[str, list[str]]] = {}
+
+
+def defined_by_measures(doc: Document) -> dict[str, list[str]]:
+    """The names a table defines by ranges of a measure: each row's label one another table of figures is keyed by,
+    a column of it stating a range in every row but one at most ("| Band C | 7.01 m to 9.00 m |" where Table 1 has a
+    Band C row; "| Band 3 | 101–150 |" under "CO2 emissions (g/km)"): each name with its ranges, the column's header
+    before each (its unit: g/km). An amount or a share is no measure of a case (_NOT_A_MEASURE)."""
+    if doc.sha256 not in _MEASURES:
+        if len(_MEASURES) >= 8:
+            _MEASURES.pop(next(iter(_MEASURES)))
+        keyed = _table_keys(doc)
+        out: dict[str, list[str]] = {}
+        for table in doc.structure.tables:
+            keys = {k for i, ks in keyed.items() if i != table.index for k in ks}
+            body = range(table.header_rows, len(table.rows))
+            # (its first cell: "| Band 3 | 101–150 | £165 |" labels the row Band 3, its range a label cell too)
+            labels = {r: label for r in body if table.rows[r] and (label := table.rows[r][0].text.strip())
+                      and any(_names(k, label) for k in keys)}
+            if len(labels) < 2:
+                continue
+            for c in range(1, len(table.rows[0]) if table.rows else 0):
+                # (a unit its header gives in parentheses is its cells': "CO2 emissions (g/km)"; not an abbreviation,
+                # "Length overall (LOA)")
+                unit = " ".join(f"({u})" for u in re.findall(r"[(（]([^()（）]{1,12})[)）]", table.column_header(c))
+                                if not re.fullmatch(r"[A-Z]{2,}", u))
+                texts = {r: f"{table.rows[r][c].text} {unit}".strip() for r in body if c < len(table.rows[r])}
+                ranges = {r: rs for r, t in texts.items() if (rs := intervals(t))}
+                if len(ranges) < max(2, len(texts) - 1) \
+                        or any(iv.unit in _NOT_A_MEASURE for rs in ranges.values() for iv in rs) \
+                        or any(q.quantity.dimension in ("money", "percent") for t in texts.values()
+                               for q in find_quantities(t)):
+                    continue
+                for r, label in labels.items():
+                    if r in texts:
+                        out.setdefault(label, []).append(texts[r])
+        _MEASURES[doc.sha256] = out
+    return _MEASURES[doc.sha256]
+
 
 def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     """Each name a question implies by a member or a numbered figure of it (Ashcombe → Band B, "grade 6" → Tier 2),
@@ -636,6 +702,10 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
         for m in re.finditer(rf"\b{re.escape(series)}s?\s+(\d{{1,4}})\b", question, re.IGNORECASE):
             if not _names(question, name) and lo <= int(m.group(1)) <= hi:
                 out.setdefault(name, set()).update(_stemmed(m.group()))
+    # (… or by a figure of the question a range of a measure holds: "an 8.6 m yacht" in Band C's "7.01 m to 9.00 m")
+    for name, ranges in defined_by_measures(doc).items():
+        if not _names(question, name) and any(meets(r, question) for r in ranges):
+            out.setdefault(name, set())
     codes = defined_by_codes(doc)
     for m in _GRADE_ASKED.finditer(question):
         for name, ranges in codes.items():
@@ -686,8 +756,8 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     # (by a member, or by a numbered range a figure of the question falls in: "- Tier 2: job grades 5 to 7", asked
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
-    defined = {**dict.fromkeys(defined_by_codes(doc), set()), **defined_by_members(doc),
-               **dict.fromkeys(defined_by_range(doc), set())}
+    defined = {**dict.fromkeys(defined_by_codes(doc), set()), **dict.fromkeys(defined_by_measures(doc), set()),
+               **defined_by_members(doc), **dict.fromkeys(defined_by_range(doc), set())}
     # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
     kin = {other for other in defined if any(_kin(other, name) and not _within(defined[other], defined[name])
                                              for name in implied)}
@@ -938,7 +1008,11 @@ def _share_base(fact) -> str:
     if m := _OF_BASE.match(quote, at + len(fact.object_value)):
         return m.group(1)
     m = _BASE_OF.search(quote, 0, at)
-    return re.split(r"[至到按以依为对]", m.group(1))[-1] if m else ""  # "…支付至合同金额的80%": 合同金额
+    if not m:
+        return ""
+    # "…支付至合同金额的80%", "预借金额不超过出差预算的80%": 合同金额, 出差预算 (a bound word is none of the base)
+    base = re.split(r"[至到按以依为对]", m.group(1))[-1]
+    return base[max((b.end() for pattern in (BOUND_MOST, BOUND_LEAST) for b in pattern.finditer(base)), default=0):]
 
 
 def _end_readings(fact):
@@ -1606,11 +1680,15 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     apart: dict[str, str] = {}
     for f in shortlist if siblings else []:
         # (its label first: a table cell's context holds every column's header, "Band A | Band B | Band C")
+        # (each kind apart: a Band A cell of the Zone 2 column is another band's where the question implies Band C
+        # and Zone 2)
         for said in (f"{f.fact.subject} {f.fact.predicate}", contexts.get(f.key, f.fact.source_text)):
-            if any(_names(said, n) for n in implied):
-                break
-            if other := next((o for o in sorted(siblings) if _names(said, o)), None):
+            hit = {n for n in implied if _names(said, n)}
+            if other := next((o for o in sorted(siblings) if _names(said, o)
+                              and not any(_kin(o, n) for n in hit)), None):
                 apart[f.key] = other
+                break
+            if hit:
                 break
     for f in shortlist:
         if f.key in apart:
