@@ -2665,3 +2665,28 @@ def test_a_figure_the_question_gives_implies_the_band_whose_range_holds_it_and_a
     fees = Document.from_text("# Fees\n\n| Plan | Limit |\n|---|---|\n| Gold | £1,000 to £5,000 |\n| Silver | £500 to £1,000 |"
                               "\n\n| Plan | Excess |\n|---|---|\n| Gold | £100 |\n| Silver | £150 |\n", "fees.md")
     assert defined_by_measures(fees) == {}
+
+
+def test_a_repealed_edition_column_answers_only_a_case_dated_before_the_document():
+    # the 2021年版 column is the repealed rule's (its title names that edition), the 本办法 column the current one
+    text = ("# 员工住房补贴管理办法（2025年修订）\n\n> 施行日期：2025年7月1日\n\n第六十五条 本办法自2025年7月1日起施行。《集团员工住房"
+            "补贴管理办法（2021年版）》（集团人发〔2021〕15号）同时废止。\n\n## 附件3 新旧标准对照\n\n| 项目 | 2021年版 | 本办法 |\n"
+            "|---|---|---|\n| 试用期员工月度住房补贴发放比例 | 60% | 70% |\n")
+    doc, index = structured(text, "edition.md")
+    picked, reasons = chosen_values("我还在试用期，月度住房补贴按标准的百分之多少发？", doc, index)
+    assert picked == {"70%"}, reasons
+    picked, reasons = chosen_values("我2025年3月入职，4月份还在试用期，4月的住房补贴按标准的百分之多少发？", doc, index)
+    assert picked == {"60%"}, reasons
+
+
+def test_the_clause_of_a_value_names_whom_it_is_for_before_its_label():
+    # "A档、B档员工8%" is the A and B grades' however the model labelled it, "C档、D档员工5%" labelled D档 is C档's too: a P5
+    # (C档 by the grade table) gets 5%
+    text = ("# 住房补贴办法\n\n## 档次\n\n| 档次 | 职级 |\n|---|---|\n| A档 | M4—M5 |\n| B档 | M2—M3 |\n| C档 | P4—P5 |\n"
+            "| D档 | P1—P3 |\n\n## 标准\n\n| 档次 | 一类城市 | 二类城市 |\n|---|---|---|\n| A档 | 4800 | 3600 |\n| B档 | 3500 | 2700 |\n"
+            "| C档 | 2500 | 1900 |\n| D档 | 1800 | 1300 |\n\n## 补充住房公积金\n\n第三十八条 补充住房公积金单位缴存比例为：A档、B档员工8%，"
+            "C档、D档员工5%。\n")
+    doc, index = labelled(text, {"8%": ("补充住房公积金", "单位缴存比例"), "5%": ("D档员工", "单位缴存比例")})
+    picked, skipped = choose_noting_skips("我是P5级，公司给我缴的补充住房公积金，单位缴存比例是多少？", doc, index.facts.values())
+    assert picked == {"5%"}, skipped
+    assert any("it is for A档" in why for _, why in skipped), skipped

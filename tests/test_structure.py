@@ -389,6 +389,32 @@ def test_a_figure_of_the_rule_a_document_replaces_is_superseded(value, former):
     assert former_names(other) == set()
 
 
+_EDITION_REPEALED_ZH = ("# 员工住房补贴管理办法（2025年修订）\n\n> 施行日期：2025年7月1日\n\n第十四条 月度住房补贴按下列规定发放：\n\n"
+                        "（一）试用期员工，按对应标准的70%发放。\n\n第十五条 与2021年版办法相比，本次修订上调了补贴标准。其中，B档员工的月度"
+                        "住房补贴原为每月3000元，现为每月3500元。\n\n第六十五条 本办法自2025年7月1日起施行。《集团员工住房补贴管理办法（2021年"
+                        "版）》（集团人发〔2021〕15号）同时废止。\n\n## 附件3 新旧标准对照\n\n| 项目 | 2021年版 | 本办法 |\n|---|---|---|\n"
+                        "| 试用期员工发放比例 | 60% | 70% |\n")
+
+
+@pytest.mark.parametrize("value, former", [
+    ("60%", True), ("70% |", False),  # a column headed by the edition the repealed rule's title names
+    ("3000元", True), ("3500元", False),  # a figure the clause says it formerly was
+])
+def test_a_repealed_rule_is_named_by_its_edition_and_a_figure_it_formerly_was_is_superseded(value, former):
+    # no 以下简称: the document speaks of the repealed 《…（2021年版）》 by its edition ("2021年版办法", "| 2021年版 |")
+    from aegis_tui.text.structure import current, former_names, superseded
+
+    doc = Document.from_text(_EDITION_REPEALED_ZH, "edition.md")
+    assert "2021年版" in former_names(doc)
+    at = doc.text.index(value)
+    assert superseded(doc, at, len(value.split()[0])) is former
+    if value == "70% |":
+        assert current(doc, at)
+    # (the document's own edition, "（2025年修订）", and a law it cites are no former rule)
+    cited = Document.from_text("# 办法（2025年版）\n\n第一条 根据《社会保险法（2018年版）》制定本办法。\n", "cited.md")
+    assert former_names(cited) == set()
+
+
 _EDITIONS_EN = ('# Staff Relocation Policy 2025\n\n## 1. Scope\n\nThis Policy (the "Policy") replaces the Staff Relocation '
                 'Policy 2021 (the "2021 Policy") for moves after 1 April 2025. The Income Tax Act (the "Act") applies. The '
                 'Parking Order 2019 (the "2019 Order") is hereby revoked. The permit scheme is replaced by the Zonal Permit '

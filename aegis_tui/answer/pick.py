@@ -1682,8 +1682,15 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
         # (its label first: a table cell's context holds every column's header, "Band A | Band B | Band C")
         # (each kind apart: a Band A cell of the Zone 2 column is another band's where the question implies Band C
         # and Zone 2)
+        # (the value's own clause names whom it is for first: "A档、B档员工8%" is another grade's whatever its label
+        # says, "C档、D档员工5%" labelled D档 is C档's too)
+        clause = _clause_before(f.fact)
+        own = {n for n in implied if _names(clause, n)}
+        if other := next((o for o in sorted(siblings) if _names(clause, o) and not any(_kin(o, n) for n in own)), None):
+            apart[f.key] = other
+            continue
         for said in (f"{f.fact.subject} {f.fact.predicate}", contexts.get(f.key, f.fact.source_text)):
-            hit = {n for n in implied if _names(said, n)}
+            hit = own | {n for n in implied if _names(said, n)}
             if other := next((o for o in sorted(siblings) if _names(said, o)
                               and not any(_kin(o, n) for n in hit)), None):
                 apart[f.key] = other

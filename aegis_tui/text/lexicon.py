@@ -287,7 +287,7 @@ ARTICLE_TITLE = re.compile(r"(?P<number>第[零〇一二两三四五六七八九
 # "《…差旅费管理办法（2022版）》（…，以下简称“2022版办法”）"): former when the name says so (原, 旧, an edition) or its
 # sentence says the document revises or repeals it
 FORMER_DOCUMENT = re.compile(r"《[^》\n]{2,60}》[^。；;\n]{0,40}?以下简称[“\"「]?(?P<name>[^”\"」，,）)。\s]{2,12})[”\"」]?")
-FORMER_NAME = re.compile(r"^(?:原|旧|老)|\d{4}版")
+FORMER_NAME = re.compile(r"^(?:原|旧|老)|\d{4}年?版")
 REVISES = re.compile(r"修订|废止|替代|取代|代替|修改")
 # … and in English, a defined name in parentheses ('the Relocation Policy 2021 (the "2021 Policy")'): former when the
 # name says so ('the "Previous Schedule"') or its sentence replaces, supersedes or repeals it — the verb before the name
@@ -313,6 +313,8 @@ OWN_RULE = re.compile(r"本(?:办法|制度|规定|细则|规则|条例|方案|�
 EFFECTIVE_LABEL = re.compile(r"(?:施行|实施|生效|执行)日期\s*[：:]|\b(?:effective|commencement)\s+date\s*[：:.]", re.IGNORECASE)
 # … and a clause's aside giving a former figure ("（原为6个月）", "(previously £45)", "(formerly 60 days)")
 FORMER_ASIDE = re.compile(r"原为|原标准|原规定|旧标准|调整前|修订前|\b(?:previously|formerly|was)\b", re.IGNORECASE)
+# … and a clause saying what a figure formerly was, just before it ("…的月度住房补贴原为每月3000元", "previously £45")
+FORMERLY = re.compile(r"(?:原为|原来为|原是)[^，,。；;\d]{0,4}$|\b(?:previously|formerly)\s+$", re.IGNORECASE)
 # … and the words naming the document's own rule beside it ("| 城市类别 | 本制度 | 2022版办法 |")
 CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现规定|新标准|\b(?:current|new)\b", re.IGNORECASE)
 # … and a question asking what held before the change, naming no rule ("before the new rates took effect", "新标准实施前")

@@ -223,6 +223,15 @@ _NAME_LIKE = re.compile(r"\d|[A-Z]{2}|^(?:原|旧)")
 _ASIDE = re.compile(r"[（(][^（）()]*[）)]")
 
 
+_EDITION_TITLE = re.compile(r"《[^》\n]{2,60}?[（(](?P<edition>\d{4}年?版)[）)]》")
+
+
+def _clause_end(text: str, at: int) -> int:
+    """Where the clause from a position ends (at ，。；, or the line's end)."""
+    m = re.compile(r"[，,。；;\n]").search(text, at)
+    return m.start() if m else len(text)
+
+
 def _defined_former(document: Document) -> frozenset[str]:
     """The short names a document defines for the former rules it replaces ("以下简称“原办法”", '(the "2021 Policy")')."""
     from .lexicon import (
@@ -255,6 +264,12 @@ def _defined_former(document: Document) -> frozenset[str]:
             if FORMER_NAME_EN.search(name) or verb is not None and verb.group("new") is None \
                     or REVISED_AFTER_EN.match(text, m.end()):
                 names.add(name)
+        # (a repealed rule's title naming its edition, "《…住房补贴管理办法（2021年版）》（恒岳人发〔2021〕15号）同时废止": the
+        # document speaks of it by that edition, "按2021年版办法的标准", "| 项目 | 2021年版 | 本办法 |")
+        for m in _EDITION_TITLE.finditer(text):
+            if REVISES.search(text, m.end(), _clause_end(text, m.end())) \
+                    and m.group("edition") not in (document.structure.title or ""):
+                names.add(m.group("edition"))
         _FORMER[document.sha256] = frozenset(names)
     return _FORMER[document.sha256]
 
@@ -337,7 +352,15 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     caption or heading whose period ended before the document took effect, in an aside or a sentence naming the former
     rule alone, or is what a clause says the change is from ("由相当于2个月租金降为相当于1个月租金", "the fee was increased
     from $40 to $45")."""
-    from .lexicon import CHANGED_FROM, CHANGED_TO, CURRENT_RULE, FORMER_ASIDE, FORMER_HEADER, OWN_RULE
+    from .lexicon import (
+        CHANGED_FROM,
+        CHANGED_TO,
+        CURRENT_RULE,
+        FORMER_ASIDE,
+        FORMER_HEADER,
+        FORMERLY,
+        OWN_RULE,
+    )
 
     s = document.structure
     if repealed(document, offset):
@@ -369,6 +392,9 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     # (outside its asides: "超过3个月的，不予报销（2022版办法为6个月）" states the rule, the aside the former's)
     sentence = _ASIDE.sub("", text[start:min(ends, default=len(text))])
     if names_in(sentence, former) and not CURRENT_RULE.search(sentence) and not OWN_RULE.search(sentence):
+        return True
+    # (… or a figure the clause says it formerly was: "B档员工在一类城市的月度住房补贴原为每月3000元", "previously £45")
+    if FORMERLY.search(text, max(0, offset - 12), offset):
         return True
     return bool(CHANGED_FROM.search(text[max(0, offset - 60):offset])
                 and CHANGED_TO.match(text[offset + length:offset + length + 40]))
