@@ -2446,6 +2446,9 @@ def test_an_age_the_question_gives_is_held_by_no_range_of_days_weeks_or_months()
     assert meets("children aged 5 to 11", question) and meets("a child under 18", question)
     assert meets("2 years to less than 5 years", "My son is 3 years old.")  # (a range of years may be an age)
     assert meets("1 year or more", "I have worked here for 18 months")  # (a duration is still a duration)
+    # a bare figure one turned is an age ("my cat turned 11"), held by an age band in years, not by days
+    assert meets("Cats aged 10 to 12 years", "My cat turned 11 before our renewal.")
+    assert not meets("a claim within 1 to 30 days", "My cat turned 11 before our renewal.")
 
 
 def test_an_age_s_unit_is_no_word_of_the_question_where_it_asks_by_that_word_elsewhere():
@@ -2690,3 +2693,16 @@ def test_the_clause_of_a_value_names_whom_it_is_for_before_its_label():
     picked, skipped = choose_noting_skips("我是P5级，公司给我缴的补充住房公积金，单位缴存比例是多少？", doc, index.facts.values())
     assert picked == {"5%"}, skipped
     assert any("it is for A档" in why for _, why in skipped), skipped
+
+
+def test_the_cells_a_member_implies_are_those_whose_other_header_the_question_names_by_its_own_word():
+    # 白沙县人民医院 is 二级 by the appendix; "我爸退休了" names the 退休人员 column by 退休, a word no other column has
+    from aegis_tui.answer.pick import implied_cells
+
+    text = ("# 住院待遇办法\n\n表1 住院起付标准\n\n| 定点医疗机构级别 | 在职职工 | 退休人员 | 灵活就业人员 |\n|---|---|---|---|\n"
+            "| 二级 | 500元 | 400元 | 500元 |\n| 三级 | 900元 | 700元 | 900元 |\n\n## 附表3 定点医疗机构级别对照表\n\n"
+            "| 定点医疗机构名称 | 所在县（区） | 医保确认级别 |\n|---|---|---|\n| 白沙县人民医院 | 白沙县 | 二级 |\n"
+            "| 青溪市第一人民医院 | 临河区 | 三级 |\n")
+    doc = Document.from_text(text, "levels.md")
+    cells = implied_cells("我爸退休了，今年要在白沙县人民医院住院，起付线是多少？", doc)
+    assert [c.value for c in cells] == ["400元"]

@@ -773,7 +773,8 @@ def implied_cells(question: str, doc: Document) -> list:
     """The table cells at the names a question implies by members ("部门经理…去杭州出差": the C级 row's 二类城市 cell of
     each table keyed by both), for its shortlist: the question reaches them through members, in none of their words.
     The cells whose row and column headers name the most of the implied names, or one of them and a class the
-    question names by its ordinal ("银滩县…评了九级": the 九级伤残 row's 三类地区 cell of each table keyed by both), two
+    question names by its ordinal ("银滩县…评了九级": the 九级伤残 row's 三类地区 cell of each table keyed by both) or by a
+    word of its own ("我爸退休了…白沙县人民医院": the 二级 row's 退休人员 cell), two
     at least (one name's row or column holds every other case's figure); at most IMPLIED_CELLS."""
     implied, _ = implied_names(question, doc)
     if not implied:
@@ -785,12 +786,21 @@ def implied_cells(question: str, doc: Document) -> list:
             table, cell = found
             heads = f"{table.row_header(cell.row)} {table.column_header(cell.col)}"
             if n := sum(1 for name in implied if _names(heads, name)):
-                n += any(not any(_names(h, name) for name in implied) and _ordinal_named(question, h, others)
+                n += any(not any(_names(h, name) for name in implied)
+                         and (_ordinal_named(question, h, others) or _word_named(question, h, others))
                          for h, others in ((table.row_header(cell.row), table.row_headers()),
                                            (table.column_header(cell.col), [table.column_header(x)
                                                                             for x in range(len(table.rows[0]))])))
                 named.setdefault(n, []).append(c)
     return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
+
+
+def _word_named(question: str, header: str, others: list[str]) -> bool:
+    """Whether the question names a header by a word of it that no other header of its row or column has ("我爸退休了"
+    names 退休人员 beside 在职职工 and 灵活就业人员, by 退休)."""
+    own = {t for t in _stemmed(header) if len(t) > 1}
+    rest = {t for other in others if other != header for t in _stemmed(other)}
+    return bool((own - rest) & _stemmed(question))
 
 
 APART = 3  # the most characters between the two parts of a Chinese member a question names apart

@@ -132,6 +132,7 @@ class Interval:
 
 AGE = "years of age"  # the unit of an age a question gives ("8-year-old")
 _OLD = re.compile(r"[- ]old\b", re.IGNORECASE)
+_TURNED = re.compile(r"\b(?:turn(?:ed|s|ing)?|aged)\s+$", re.IGNORECASE)  # … or a bare one it turned ("my cat turned 11")
 
 
 def _figure(m: re.Match, i: int = 0, like: int | None = None) -> tuple[float, str]:
@@ -319,7 +320,8 @@ def _given(question: str) -> tuple[Interval, ...]:
     # (a figure a rate is per is none: "how much do I get per 12 hours")
     # (an age, "my 8-year-old", "3 years old", is held by a range of years or of ages, never by one of days, weeks or
     # months: "(1 week or more)" is a duration)
-    points = [(v, AGE if u == "years" and _OLD.match(question, m.end()) else u, m.start(2))
+    points = [(v, AGE if u == "years" and _OLD.match(question, m.end()) or not u and _TURNED.search(question, 0, m.start(2))
+               else u, m.start(2))
               for m in _N.finditer(question) if not rate_figure(question, m.start(2)) for v, u in (_figure(m),)]
     # (a lone 一 is a period, "一年最多", except as a level: 一级医院)
     points += [(*_normal(float(chinese_to_decimal(m.group(1))), m.group(2)), m.start())
