@@ -458,6 +458,22 @@ def test_a_document_takes_effect_on_the_day_its_own_rule_says():
     assert in_force(Document.from_text("# Notes\n\nFees are listed below.\n", "none.md")) is None
 
 
+def test_a_schedule_for_a_closed_year_takes_effect_on_its_first_day_and_its_year_column_is_current():
+    # "This Schedule applies from 1 April 2025 to 31 March 2026": the 2025/26 column is the rule, the one beside it
+    # told apart only by its period ("2024/25 (until 31 March 2025)") the former
+    from aegis_tui.text.structure import current, in_force, superseded
+
+    text = ("# Harbour Charges 2025/26\n\n**This Schedule applies from 1 April 2025 to 31 March 2026.**\n\n"
+            "| Band | Zone 1 — 2024/25 (until 31 March 2025) | Zone 1 — 2025/26 |\n|---|---|---|\n| Band D | £742 | £784 |\n")
+    doc = Document.from_text(text, "harbour.md")
+    assert in_force(doc) == date(2025, 4, 1)
+    assert superseded(doc, doc.text.index("£742"), 4) and not current(doc, doc.text.index("£742"))
+    assert current(doc, doc.text.index("£784")) and not superseded(doc, doc.text.index("£784"), 4)
+    # (two columns of different measures are no such pair, whatever their years)
+    other = Document.from_text(text.replace("| Zone 1 — 2025/26 |", "| Zone 2 — 2025/26 |"), "other.md")
+    assert not current(other, other.text.index("£784"))
+
+
 @pytest.mark.parametrize("value, former, now", [
     ("£120", False, True),   # a table whose caption dates it from the day the document takes effect
     ("£110", True, False),   # an appendix whose heading dates it before that day

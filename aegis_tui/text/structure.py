@@ -307,7 +307,8 @@ def in_force(document: Document) -> date | None:
             days = own if OWN_RULE.search(sentence) else other
             if (label := EFFECTIVE_LABEL.search(sentence)) and (dated := find_dates(sentence[label.end():label.end() + 30])):
                 own.append(dated[0].first)
-            elif (bounds := period(sentence)) is not None and bounds[0] is not None and bounds[1] is None:
+            elif (bounds := period(sentence)) is not None and bounds[0] is not None \
+                    and (bounds[1] is None or days is own):  # ("This Schedule applies from 1 April 2025 to 31 March 2026")
                 days.append(bounds[0])
         # (the day stated most often, the later of two as often: a step a clause schedules, "apply to bills … on or
         # after August 1, 2025", is not when the document takes effect)
@@ -342,8 +343,23 @@ def current(document: Document, offset: int) -> bool:
             and bounds[0] >= force:
         return True
     found = document.structure.cell_at(offset)
-    return found is not None and bool(CURRENT_RULE.search(found[0].column_header(found[1].col))) \
-        and any(superseded(document, cell.start, 0) for cell in found[0].rows[found[1].row] if cell is not found[1])
+    if found is None:
+        return False
+    table, here = found
+    header = table.column_header(here.col)
+    if CURRENT_RULE.search(header):
+        return any(superseded(document, cell.start, 0) for cell in table.rows[here.row] if cell is not here)
+    # (… or its column is one of a pair told apart only by their periods, the other's ended: "Zone 1 — 2025/26" beside
+    # "Zone 1 — 2024/25 (until 31 March 2025)")
+    undated = _UNDATED.sub("", header).strip()
+    return bool(undated) and not superseded(document, here.start, 0) and any(
+        _UNDATED.sub("", table.column_header(c)).strip() == undated and superseded(document, cell.start, 0)
+        for c, cell in enumerate(table.rows[here.row]) if cell is not here)
+
+
+# a header's period and edition years ("2024/25", "(until 31 March 2025)", "2025年"), which tell two columns of one
+# measure apart
+_UNDATED = re.compile(r"[（(][^（）()]*[）)]|\b\d{4}(?:\s*[/–-]\s*\d{2,4})?\b|\d{4}年(?:度)?")
 
 
 def superseded(document: Document, offset: int, length: int) -> bool:
