@@ -2695,6 +2695,34 @@ def test_the_clause_of_a_value_names_whom_it_is_for_before_its_label():
     assert any("it is for A档" in why for _, why in skipped), skipped
 
 
+_GIANT_BREEDS_EN = ("# Pet Insurance Policy Wording\n\n## 2. Who can be insured\n\n2.3 When a policy is first taken out, your pet "
+                    "must be under the maximum entry age shown below.\n\n| Type of pet | Maximum age when a new policy is taken out |"
+                    "\n|---|---|\n| Dogs (except giant breeds) | 8 years |\n| Giant breed dogs (see Appendix A) | 6 years |\n"
+                    "| Cats | 10 years |\n\n## Appendix A: Giant breeds\n\n| Breed | Giant breed? |\n|---|---|\n| Great Dane | Yes |\n"
+                    "| Newfoundland | Yes |\n| Labrador Retriever | No |\n")
+
+
+def test_a_table_answering_yes_for_each_row_defines_its_members_and_a_member_asks_of_the_name():
+    # Appendix A answers "Giant breed?" Yes for Great Danes: "my Great Dane" implies the Giant breed dogs row (its only
+    # figure), and the fact stated of that row is about the Great Dane the question asks of
+    from aegis_tui.answer.pick import defined_by_members, implied_cells, implied_names
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    doc, index = structured(_GIANT_BREEDS_EN, "pets.md")
+    assert defined_by_members(doc)["Giant breed"] == {"Great Dane", "Newfoundland"}
+    question = "I'd like to take out a new policy for my Great Dane. What's the oldest he can be when I buy it?"
+    assert implied_names(question, doc)[0] == {"Giant breed"}
+    assert [c.value for c in implied_cells(question, doc)] == ["6 years"]
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"6 years"}, skipped
+    ans = Answer(question=question, mode="two-stage")
+    kept = _about_what_is_asked([f for f in index.facts.values() if f.fact.object_value == "6 years"], {}, doc, ans)
+    assert [f.fact.object_value for f in kept] == ["6 years"], ans.skipped
+    # (a Labrador, answered No, is no giant breed)
+    assert implied_names("What's the oldest my Labrador Retriever can be?", doc)[0] == set()
+
+
 def test_the_cells_a_member_implies_are_those_whose_other_header_the_question_names_by_its_own_word():
     # 白沙县人民医院 is 二级 by the appendix; "我爸退休了" names the 退休人员 column by 退休, a word no other column has
     from aegis_tui.answer.pick import implied_cells

@@ -330,7 +330,8 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
             if any(_names(k, name := m.group("name").strip()) for k in keys):
                 out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
-        for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items()]:
+        for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items(),
+                              *_defined_by_yes(doc, keys).items()]:
             out.setdefault(name, set()).update(members)
         # (a Chinese place is spoken of without its administrative ending, "杭州" for 杭州市; a list's closing word
         # is no part of its last member, "以及苏州市")
@@ -546,6 +547,31 @@ def _category_named(text: str, keys) -> str:
     name = re.split(r"\s+[—–-]\s+", re.sub(r"\s*[（(][^（）()]*[）)]", "", text))[0].strip()
     return name if len(name) >= 2 and name != text and any(
         k == name or re.match(rf"{re.escape(name)}\s+[—–-]\s+", k) for k in keys) else ""
+
+
+_YES = re.compile(r"(?:yes|y|是|✓|√)\.?", re.IGNORECASE)
+_NO = re.compile(r"(?:no|n|否|✗|×|—|-)\.?", re.IGNORECASE)
+
+
+def _defined_by_yes(doc: Document, keys: list[str]) -> dict[str, set[str]]:
+    """Names a table defines by answering yes or no for each of its rows ("| Breed | Giant breed? |", "| Great Dane | Yes
+    |"), where a table of figures is keyed by the name its header asks ("Giant breed dogs (see Appendix A)"): each name
+    with the rows answered yes."""
+    out: dict[str, set[str]] = {}
+    for table in doc.structure.tables:
+        body = range(table.header_rows, len(table.rows))
+        for c in range(1, len(table.rows[0]) if table.rows else 0):
+            name = re.sub(r"^(?:是否|is\s+it\s+an?\s+)", "", table.column_header(c).strip().rstrip("?？").strip(),
+                          flags=re.IGNORECASE)
+            cells = [table.rows[r][c].text.strip() for r in body if c < len(table.rows[r])]
+            if len(name) < 2 or not any(_names(k, name) for k in keys) or not cells \
+                    or not all(_YES.fullmatch(x) or _NO.fullmatch(x) for x in cells):
+                continue
+            members = {m for r in body if c < len(table.rows[r]) and _YES.fullmatch(table.rows[r][c].text.strip())
+                       and (m := re.sub(r"\s*[（(][^（）()]*[）)]", "", table.rows[r][0].text).strip())}
+            if members:
+                out.setdefault(name, set()).update(members)
+    return out
 
 
 def _aliases(label: str) -> list[str]:
@@ -766,6 +792,19 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     return implied, kin - implied
 
 
+def implied_by(question: str, doc: Document, thing: str) -> set[str]:
+    """The names the question implies through a member that a thing it asks of holds ("my Great Dane" → Giant breed),
+    so that a fact naming the name is about the thing."""
+    implied, _ = implied_names(question, doc)
+    members = defined_by_members(doc)
+    return {n for n in implied if any(_names(thing, m) for m in members.get(n, ()))}
+
+
+def names_name(text: str, name: str) -> bool:
+    """Whether a text names a name a document defines (public face of _names)."""
+    return _names(text, name)
+
+
 IMPLIED_CELLS = 12  # the most table cells the names a question implies bring to its shortlist
 
 
@@ -791,6 +830,12 @@ def implied_cells(question: str, doc: Document) -> list:
                          for h, others in ((table.row_header(cell.row), table.row_headers()),
                                            (table.column_header(cell.col), [table.column_header(x)
                                                                             for x in range(len(table.rows[0]))])))
+                # (a table of one figure a row: the row whose label begins with the name holds that figure alone,
+                # "| Giant breed dogs (see Appendix A) | 6 years |"; not a row that mentions it, "Change of Licence Class
+                # at the same premises", "Change of location (same Licence Class)")
+                label = table.row_header(cell.row).strip().lower()
+                n += len(table.label_cells(cell.row)) == len(table.rows[cell.row]) - 1 \
+                    and any(label.startswith(name.lower()) for name in implied)
                 named.setdefault(n, []).append(c)
     return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
 

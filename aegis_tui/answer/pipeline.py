@@ -22,10 +22,12 @@ from .pick import (
     catch_all,
     choose,
     held_terms,
+    implied_by,
     implied_cells,
     listing,
     listing_reason,
     named_ends,
+    names_name,
     shares_terms,
     unnumbered,
 )
@@ -437,11 +439,15 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
             things.append((x, None))
     if not things:
         return facts
+    # (a thing named through a member of a name the document defines is named by that name: "my Great Dane" by the
+    # "Giant breed dogs" row, Appendix A listing Great Danes as giant breeds)
+    by_name = {x: implied_by(ans.question, doc, x) for x, _ in things}
 
     def names(f, thing) -> bool:
         x, words = thing
         text = f"{' '.join(f.scope)} {f.fact.subject} {f.fact.predicate} {texts.get(f.key, f.fact.source_text)}"
-        return x in text if words is None else shares_terms(text, words)
+        return (x in text if words is None else shares_terms(text, words)) \
+            or any(names_name(text, n) for n in by_name[x])
 
     inside = [f for f in facts if any(names(f, t) for t in things)]
     if len(inside) == len(facts):

@@ -209,10 +209,10 @@ MOST_WORDS = "最多 最高 最长 最大 上限 封顶 maximum highest longest 
 LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
 # ("add up to": what a sum reaches at most, its verb a word of the bound, not of what is asked; not "up to" a place,
 # "drive up to Vancouver")
-BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|"
+BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|oldest|"
                         r"(?:add(?:s|ed|ing)?\s+)?up\s+to(?!\s+(?-i:[A-Z]))|"
                         r"caps?|capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
-BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|floor|"
+BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|youngest|floor|"
                          r"no\s+less\s+than)\b", re.IGNORECASE)
 # Where a question lists the things it asks about ("X, Y and Z", "甲、乙和丙"): not a comma between clauses ("If we
 # leave early, what …", "请一位副教授来参加评审会，…")
