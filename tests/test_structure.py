@@ -490,3 +490,29 @@ def test_the_period_a_figure_is_dated_to_says_whether_it_is_still_the_rule(value
     at = doc.text.index(value)
     assert superseded(doc, at, len(value)) is former
     assert current(doc, at) is now
+
+
+_FEES_BY_YEAR = ("# Borough Council\n\n## Schedule of Fees and Charges 2025/26\n\n1.1 This schedule sets out the fees and "
+                 "charges for the financial year 2025/26, which runs from 1 April 2025 to 31 March 2026. For comparison, "
+                 "each table also shows the charge that applied in 2024/25, which ran from 1 April 2024 to 31 March 2025 "
+                 "and has now ended.\n\n| Length of stay | Band B 2024/25 | Band B 2025/26 |\n|---|---|---|\n"
+                 "| Up to 3 hours | £2.80 | £3.00 |\n")
+
+
+def test_a_year_written_as_a_span_is_the_period_the_document_dates_it():
+    # "2024/25" is a financial year only as the document dates it (1 April 2024 to 31 March 2025): its column is a
+    # former period's, the schedule for 2025/26 is in force from its first day, and its column is the current rule
+    from aegis_tui.text.structure import current, dated, in_force, superseded, year_spans
+
+    doc = Document.from_text(_FEES_BY_YEAR, "fees.md")
+    assert year_spans(doc) == {"2025/26": (date(2025, 4, 1), date(2026, 3, 31)),
+                               "2024/25": (date(2024, 4, 1), date(2025, 3, 31))}
+    assert in_force(doc) == date(2025, 4, 1)
+    old, new = doc.text.index("£2.80"), doc.text.index("£3.00")
+    assert dated(doc, old) == (date(2024, 4, 1), date(2025, 3, 31))
+    assert superseded(doc, old, 5) and not current(doc, old)
+    assert current(doc, new) and not superseded(doc, new, 5)
+    # (a span no sentence dates is no period: where a financial year starts is not known)
+    undated = Document.from_text(_FEES_BY_YEAR.replace(", which runs from 1 April 2025 to 31 March 2026", "")
+                                 .replace(", which ran from 1 April 2024 to 31 March 2025", ""), "fees.md")
+    assert year_spans(undated) == {} and not superseded(undated, old, 5)

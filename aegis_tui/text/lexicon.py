@@ -305,7 +305,8 @@ REVISED_AFTER_EN = re.compile(r"\s*(?:is|are|was|were|shall\s+be|will\s+be)\s+(?
 # applies to all permits … on or after 1 April 2025", "Effective date: 1 March 2025"); <label> the form that gives the
 # day after a colon, <OWN_RULE> the words naming the document's own rule (beside a former rule's "原办法自2016年施行以来"
 # or a later step's "2028年1月1日起执行")
-TAKES_EFFECT = re.compile(r"施行|实施|生效|起执行|\b(?:effective|in\s+force|into\s+(?:force|effect)|appl(?:y|ies)\s+(?:to|from))\b",
+TAKES_EFFECT = re.compile(r"施行|实施|生效|起执行|\b(?:effective|in\s+force|into\s+(?:force|effect)|appl(?:y|ies)\s+(?:to|from)|"
+                          r"runs?\s+from)\b",
                           re.IGNORECASE)
 OWN_RULE = re.compile(r"本(?:办法|制度|规定|细则|规则|条例|方案|标准|通知|条款|合同|协议)|\bth(?:is|ese)\s+(?:[\w-]+\s+){0,2}?"
                       r"(?:policy|wording|tariff|schedule|rules?|agreement|terms|plan|by-?law|code|procedures?|guidelines?|"

@@ -317,6 +317,51 @@ def in_force(document: Document) -> date | None:
     return _IN_FORCE[document.sha256]
 
 
+# a year written as a span of two ("2024/25", "2025-26", "2025–2026"), the second the year after the first
+_YEAR_SPAN = re.compile(r"(?<![\d/])(?P<a>(?:19|20)\d\d)\s*[/–-]\s*(?P<b>\d\d(?:\d\d)?)(?![\d/])")
+_YEAR_SPANS: dict[str, dict[str, tuple[date, date]]] = {}
+
+
+def _spans_of_years(text: str):
+    for m in _YEAR_SPAN.finditer(text):
+        a, b = int(m.group("a")), int(m.group("b"))
+        if b == a + 1 or b == (a + 1) % 100:
+            yield m
+
+
+def year_spans(document: Document) -> dict[str, tuple[date, date]]:
+    """The years written as spans that the document dates ("the financial year 2025/26, which runs from 1 April 2025 to
+    31 March 2026"): each as written, with its first and last day. Only a span the document dates is read: a
+    financial year starts on different days in different places."""
+    from .dates import period
+
+    if document.sha256 not in _YEAR_SPANS:
+        if len(_YEAR_SPANS) >= 8:
+            _YEAR_SPANS.pop(next(iter(_YEAR_SPANS)))
+        out: dict[str, tuple[date, date]] = {}
+        for sentence in _SENTENCE.split(document.text):
+            found = list(_spans_of_years(sentence))
+            for i, m in enumerate(found):
+                # (the dates after it, up to the next such year: "2024/25, which ran from 1 April 2024 to 31 March 2025")
+                after = sentence[m.end():found[i + 1].start() if i + 1 < len(found) else len(sentence)]
+                bounds = period(after[:80])
+                if bounds is not None and bounds[0] is not None and bounds[1] is not None \
+                        and bounds[0].year == int(m.group("a")) and bounds[1].year == bounds[0].year + 1:
+                    out.setdefault(_year_key(m), bounds)
+        _YEAR_SPANS[document.sha256] = out
+    return _YEAR_SPANS[document.sha256]
+
+
+def _year_key(m: re.Match) -> str:
+    return f"{m.group('a')}/{int(m.group('b')) % 100:02d}"
+
+
+def _year_period(document: Document, text: str) -> tuple[date, date] | None:
+    """The period of a year span a text names that the document dates ("Band B 2024/25"), else None."""
+    spans = year_spans(document) if _YEAR_SPAN.search(text) else {}
+    return next((spans[k] for m in _spans_of_years(text) if (k := _year_key(m)) in spans), None)
+
+
 def dated(document: Document, offset: int) -> tuple[date | None, date | None] | None:
     """The period the figures at an offset are of, as their column header, their table's caption or the nearest
     heading bounding one says ("| 原办法（执行至2024年12月31日） |", "表 … (permits starting before 1 April 2025)",
@@ -326,8 +371,10 @@ def dated(document: Document, offset: int) -> tuple[date | None, date | None] | 
     s = document.structure
     found = s.cell_at(offset)
     scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
+    # (… or the year span it names, as the document dates it: "| General waste 2024/25 |", the financial year 2024/25
+    # "which ran from 1 April 2024 to 31 March 2025")
     for text in (*scopes, *reversed(s.heading_path(offset))):
-        if text and (bounds := period(text)) is not None:
+        if text and ((bounds := period(text)) is not None or (bounds := _year_period(document, text)) is not None):
             return bounds
     return None
 
