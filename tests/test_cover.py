@@ -2734,3 +2734,42 @@ def test_the_cells_a_member_implies_are_those_whose_other_header_the_question_na
     doc = Document.from_text(text, "levels.md")
     cells = implied_cells("我爸退休了，今年要在白沙县人民医院住院，起付线是多少？", doc)
     assert [c.value for c in cells] == ["400元"]
+
+
+_PREMIUMS_EN = ("# Dental Plan\n\n## 7. Premiums\n\n7.1 Premiums are payable monthly by Direct Debit.\n\n"
+                "**Table 4 — Monthly premiums per adult (Edition 7)**\n\n| Age at start of policy year | Silver | Gold |\n"
+                "|---|---|---|\n| 60 to 69 | £22.10 | £32.70 |\n| 70 to 79 | £26.30 | £38.90 |\n\n"
+                "## 8. Claims\n\nSend your claim within 12 months of the treatment. We pay within 10 days.\n")
+
+
+def test_a_cell_is_about_what_its_table_says_its_row_labels_are():
+    # "for someone my age" asks of an age: the premium table's row labels are ages, as the header over them says
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    doc, index = structured(_PREMIUMS_EN, "premiums.md")
+    facts = [f for f in index.facts.values() if f.fact.object_value == "£38.90"]
+    ans = Answer(question="I'm 73 and on the Gold plan. What's the monthly premium for someone my age?", mode="two-stage")
+    assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
+
+
+_CAR_PARKS_EN = ("# Fees and Charges 2025/26\n\n## 6. Car parks\n\n**Table 6.2 — Car park tariffs**\n\n"
+                 "| Length of stay | Band A 2024/25 | Band A 2025/26 | Band B 2024/25 | Band B 2025/26 |\n|---|---|---|---|---|\n"
+                 "| Up to 2 hours | £2.60 | £2.90 | £2.00 | £2.20 |\n| Up to 3 hours | £3.80 | £4.20 | £2.80 | £3.00 |\n\n"
+                 "## Appendix A — Council car parks and tariff bands\n\n"
+                 "| Car park | Town or village | Tariff band | Maximum stay |\n|---|---|---|---|\n"
+                 "| Market Square | Rivenhall | Band A | 4 hours |\n| Abbey Walk multi-storey | Rivenhall | Band B | No maximum |\n"
+                 "| Station Road | Rivenhall | Band B | No maximum |\n")
+
+
+def test_a_table_of_figures_whose_rows_name_a_category_defines_its_members():
+    # Appendix A holds figures (4 hours), yet each row's band cell names a category the tariff table's headers begin
+    # with, before the year they add ("Band B 2025/26"): the car park is a member of that band
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, _ = structured(_CAR_PARKS_EN, "fees.md")
+    members = defined_by_members(doc)
+    assert members["Band B"] == {"Abbey Walk multi-storey", "Station Road"}
+    assert members["Band A"] == {"Market Square"}
+    assert implied_names("I'm parking at the Abbey Walk multi-storey for three hours. How much will it cost?",
+                         doc) == ({"Band B"}, {"Band A"})

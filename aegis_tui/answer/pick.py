@@ -514,11 +514,21 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     figureless = table.index not in keyed or all(
         _CODES_CELL.fullmatch(c.text.strip()) for r in body for c in table.rows[r]
         if id(c) not in naming and any(ch.isdigit() for ch in c.text))
+    labels = {c[0].text.strip() for r in body if (c := table.label_cells(r))}
     for r in body:
         cells = table.label_cells(r)
         if not cells:
             continue
-        if figureless and (named := [c for c in table.rows[r] if c is not cells[0] and id(c) in naming]):
+        named = [c for c in table.rows[r] if c is not cells[0] and id(c) in naming]
+        if named and not figureless and id(cells[0]) not in naming and not any(ch.isdigit() for ch in cells[0].text) \
+                and not any(_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip()):
+            # (in a table of figures too, a row whose cell names a category is labelled by a member of it: "| Abbey Walk
+            # multi-storey | Rivenhall | Band B | No maximum |" beside "| Market Square | … | Band A | 4 hours |"; not
+            # rows labelled by categories of their own, "| 一类接待对象 | 550元/人 | B档 |" beside "| 二类接待对象 | …": the
+            # cell names what goes with that category, no membership)
+            out.setdefault(naming[id(named[0])], set()).update(_items(cells[0].text))
+            continue
+        if figureless and named:
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
             # table lists as a member of its own, "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |" where 成都 is listed among the
             # 二类城市, is the place the listed ones are in, no member here)
@@ -545,8 +555,10 @@ def _category_named(text: str, keys) -> str:
     if text in keys:
         return text
     name = re.split(r"\s+[—–-]\s+", re.sub(r"\s*[（(][^（）()]*[）)]", "", text))[0].strip()
-    return name if len(name) >= 2 and name != text and any(
-        k == name or re.match(rf"{re.escape(name)}\s+[—–-]\s+", k) for k in keys) else ""
+    # (… or before the year it adds without a dash: "Band B" for "Band B 2025/26")
+    return name if len(name) >= 2 and any(
+        k == name and name != text or re.match(rf"{re.escape(name)}(?:\s+[—–-]\s+|\s+(?=(?:19|20)\d\d\b))", k)
+        for k in keys) else ""
 
 
 _YES = re.compile(r"(?:yes|y|是|✓|√)\.?", re.IGNORECASE)
