@@ -2773,3 +2773,24 @@ def test_a_table_of_figures_whose_rows_name_a_category_defines_its_members():
     assert members["Band A"] == {"Market Square"}
     assert implied_names("I'm parking at the Abbey Walk multi-storey for three hours. How much will it cost?",
                          doc) == ({"Band B"}, {"Band A"})
+
+
+_LECTURE_FEES_ZH = ("# 费用报销管理办法\n\n## 第六章　会议费\n\n**第四十条**　会议费实行综合定额控制，各单位不得超标准列支。\n\n"
+                    "**第四十一条**　会议邀请外部专家授课、演讲的，讲课费按照每半天（4学时）计算，标准如下：\n\n"
+                    "（一）院士、全国知名专家：每半天不超过5000元；\n\n（二）具有正高级专业技术职称的人员：每半天不超过3000元；\n\n"
+                    "（三）其他人员：每半天不超过1000元。\n\n**第四十二条**　内部讲师课酬按照年度培训计划执行。员工参加外部培训，"
+                    "单次费用不超过2万元的，由部门负责人审批。\n")
+
+
+def test_a_list_items_lead_in_names_its_measure_after_the_condition_it_sets():
+    # "会议邀请外部专家授课、演讲的，讲课费按照每半天…计算，标准如下：" sets a condition first; its next clause names the measure
+    # the items give (讲课费), as a table's caption would, though the model labelled the item by its period alone
+    doc, index = labelled(_LECTURE_FEES_ZH, {"5000元": ("院士、全国知名专家", "每半天"),
+                                             "3000元": ("具有正高级专业技术职称的人员", "每半天"),
+                                             "1000元": ("其他人员", "每半天"), "2万元": ("员工参加外部培训", "单次费用")})
+    from aegis_tui.answer.pick import _lead_topic
+
+    assert _lead_topic(doc, doc.text.index("3000元")) == "讲课费"
+    assert _lead_topic(doc, doc.text.index("2万元")) == ""
+    picked, reasons = chosen_values("我们想请一位有正高职称的大学教授来给员工讲一上午的课，讲课费最多能给到多少？", doc, index)
+    assert picked == {"3000元"}, reasons

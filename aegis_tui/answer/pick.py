@@ -999,6 +999,10 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         # … and the sentence's topic says what they measure ("失业保险金的领取期限，根据…确定，具体如下表")
         add(topic, measure)
     add(f.section, SECTION_WEIGHT)
+    if found is None and offset is not None and (topic := _lead_topic(doc, offset)):
+        # (a list item's lead-in says what its values are, as a table's caption does: "会议邀请外部专家授课、演讲的，讲课费按照
+        # 每半天（4学时）计算，标准如下：" over "（二）具有正高级专业技术职称的人员：每半天不超过3000元")
+        add(topic, SECTION_WEIGHT)
     if offset is not None:  # (and the title of its article, as a heading's: "第二十三条【一次性工伤医疗补助金】")
         add(article_title(doc, offset), measure)
     # the period its clause counts the value over is what it is, as a label's would be ("…的时间原则上每周不超过8小时，
@@ -1010,6 +1014,27 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     spelled, shortened = spelled or {}, shortened or {}
     return (_spelled_out(what, spelled, shortened),
             _spelled_out(who | _stemmed(clause_topic(f.fact)), spelled, shortened))
+
+
+# a Chinese clause setting a condition ("会议邀请外部专家授课、演讲的"), and an article's number before its text
+_CONDITION_CLAUSE_ZH = re.compile(r"的\s*$")
+_ARTICLE = re.compile(r"^\s*[*_]*第[一二三四五六七八九十百零〇\d]+条[*_]*\s*")
+
+
+def _lead_topic(doc: Document, offset: int) -> str:
+    """What the lead-in of the list item at an offset says its values are: the topic of its first clause that sets no
+    condition ("讲课费" of "会议邀请外部专家授课、演讲的，讲课费按照每半天（4学时）计算，标准如下："); '' when none."""
+    block = doc.structure.block_at(offset)
+    if block is None or block.kind != "list_item" or not block.lead_in:
+        return ""
+    clauses = re.split(r"[，,]", _ARTICLE.sub("", block.lead_in.strip()))
+    while len(clauses) > 1 and _CONDITION_CLAUSE_ZH.search(clauses[0]):
+        clauses = clauses[1:]
+    # (only over items naming whom a value is for before it, "（二）具有正高级专业技术职称的人员：每半天不超过3000元": a list of
+    # clauses, "（一）申请人向…提出申请", has a lead-in about whom they concern, "参保人员或其委托人")
+    if not any(c in doc.text[block.start:offset] for c in "：:"):
+        return ""
+    return caption_topic("，".join(clauses), whole_clause=True)
 
 
 # the Chinese word right after a bare number, when it is no bound or link ("以上", "至", "的") but the number's own unit
