@@ -2736,23 +2736,6 @@ def test_the_cells_a_member_implies_are_those_whose_other_header_the_question_na
     assert [c.value for c in cells] == ["400元"]
 
 
-_PREMIUMS_EN = ("# Dental Plan\n\n## 7. Premiums\n\n7.1 Premiums are payable monthly by Direct Debit.\n\n"
-                "**Table 4 — Monthly premiums per adult (Edition 7)**\n\n| Age at start of policy year | Silver | Gold |\n"
-                "|---|---|---|\n| 60 to 69 | £22.10 | £32.70 |\n| 70 to 79 | £26.30 | £38.90 |\n\n"
-                "## 8. Claims\n\nSend your claim within 12 months of the treatment. We pay within 10 days.\n")
-
-
-def test_a_cell_is_about_what_its_table_says_its_row_labels_are():
-    # "for someone my age" asks of an age: the premium table's row labels are ages, as the header over them says
-    from aegis_tui.answer.pipeline import _about_what_is_asked
-    from aegis_tui.answer.states import Answer
-
-    doc, index = structured(_PREMIUMS_EN, "premiums.md")
-    facts = [f for f in index.facts.values() if f.fact.object_value == "£38.90"]
-    ans = Answer(question="I'm 73 and on the Gold plan. What's the monthly premium for someone my age?", mode="two-stage")
-    assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
-
-
 _CAR_PARKS_EN = ("# Fees and Charges 2025/26\n\n## 6. Car parks\n\n**Table 6.2 — Car park tariffs**\n\n"
                  "| Length of stay | Band A 2024/25 | Band A 2025/26 | Band B 2024/25 | Band B 2025/26 |\n|---|---|---|---|---|\n"
                  "| Up to 2 hours | £2.60 | £2.90 | £2.00 | £2.20 |\n| Up to 3 hours | £3.80 | £4.20 | £2.80 | £3.00 |\n\n"

@@ -419,17 +419,6 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
     return inside
 
 
-def _table_says(doc: Document, key: str) -> str:
-    """What a table cell's table says of it beside its row and column: its caption, and the header of its row labels,
-    which names what kind of thing they are ("Age at start of policy year" over "70 to 79"); '' for no cell."""
-    at = key_offset(key)
-    found = doc.structure.cell_at(at) if at is not None else None
-    if found is None:
-        return ""
-    table = found[0]
-    return f"{table.caption} {table.column_header(table.row_header_col) if table.header_rows else ''}"
-
-
 def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans: Answer) -> list:
     """The facts about the thing the question asks a measure of ("the waiting period for cleanings", "特困人员的年度最高
     支付限额"), when the document names that thing: a fact whose evidence (label, clause, section, headers) never
@@ -456,8 +445,7 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
 
     def names(f, thing) -> bool:
         x, words = thing
-        text = f"{' '.join(f.scope)} {f.fact.subject} {f.fact.predicate} {texts.get(f.key, f.fact.source_text)} " \
-               f"{_table_says(doc, f.key)}"
+        text = f"{' '.join(f.scope)} {f.fact.subject} {f.fact.predicate} {texts.get(f.key, f.fact.source_text)}"
         return (x in text if words is None else shares_terms(text, words)) \
             or any(names_name(text, n) for n in by_name[x])
 
