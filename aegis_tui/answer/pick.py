@@ -514,11 +514,9 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     figureless = table.index not in keyed or all(
         _CODES_CELL.fullmatch(c.text.strip()) for r in body for c in table.rows[r]
         if id(c) not in naming and any(ch.isdigit() for ch in c.text))
-    labels = {c[0].text.strip() for r in body if (c := table.label_cells(r))}
-    for r in body:
-        cells = table.label_cells(r)
-        if not cells:
-            continue
+    labelled = {r: cells for r in body if (cells := table.label_cells(r))}
+    labels = {cells[0].text.strip() for cells in labelled.values()}
+    for r, cells in labelled.items():
         named = [c for c in table.rows[r] if c is not cells[0] and id(c) in naming]
         if named and not figureless and id(cells[0]) not in naming and not any(ch.isdigit() for ch in cells[0].text) \
                 and not any(_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip()):
