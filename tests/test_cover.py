@@ -2777,3 +2777,23 @@ def test_a_list_items_lead_in_names_its_measure_after_the_condition_it_sets():
     assert _lead_topic(doc, doc.text.index("2万元")) == ""
     picked, reasons = chosen_values("我们想请一位有正高职称的大学教授来给员工讲一上午的课，讲课费最多能给到多少？", doc, index)
     assert picked == {"3000元"}, reasons
+
+
+def test_a_fact_naming_only_the_case_a_question_narrates_does_not_answer_what_it_asks():
+    # the Platinum plan's premium names the plan the asker narrates, nothing of what the sentence holding the question
+    # asks (the most paid for an emergency dentist): it answers another question about that case
+    doc, index = labelled(
+        "# Corrin Vale dental plan\n\n## Premiums\n\n| Age at renewal | Gold | Platinum |\n|---|---|---|\n"
+        "| 70 to 79 | £38.90 | £52.10 |\n| 80 and over (renewal only) | £49.80 | £67.40 |\n\n"
+        "## Emergency treatment\n\nWe pay up to £300 each policy year for emergency dental treatment abroad. We pay "
+        "up to £150 each policy year for emergency dental treatment in the UK.\n",
+        {"£67.40": ("80 and over (renewal only)", "Platinum"), "£52.10": ("70 to 79", "Platinum"),
+         "£300": ("emergency dental treatment abroad", "limit each policy year"),
+         "£150": ("emergency dental treatment in the UK", "limit each policy year")})
+    chosen, reasons = chosen_values("I'm on Platinum (renewed in October 2025) and off to Spain for a fortnight. If I "
+                                    "crack a tooth and need an emergency dentist there, what's the most you'll pay?",
+                                    doc, index)
+    assert "£67.40" not in chosen
+    assert any("narrates" in r for r in reasons.values())
+    # asked by its own words, the premium answers
+    assert chosen_values("I'm 82 and on Platinum. What is my premium?", doc, index)[0] == {"£67.40"}

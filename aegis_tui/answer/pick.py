@@ -137,6 +137,8 @@ PEER_RATIO = 0.8
 # several measures of one thing) about things it does not name, is listed the document's figures rather than
 # answered (see listing)
 LISTING = 3
+# where a question's sentences end ("…for a fortnight. If I crack a filling…, what's the most you'll pay?")
+ASKING_SENTENCE = re.compile(r"(?<=[。？?！!；;])|(?<=\.)\s+")
 
 
 _PARTS_OF_WORD = re.compile(r"[-'’]")
@@ -1718,6 +1720,23 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         if wants and not any(dimension_of(by_key[k].fact.object_value) in wants for k in chosen):
             chosen += [k for k in sorted(meeting & named) if k not in chosen
                        and dimension_of(by_key[k].fact.object_value) in wants]
+    # a question narrating its case before it asks ("I'm on Platinum and off to Cancún for a fortnight. If I crack a
+    # filling and need an emergency dentist there, what's the most you'll pay?") asks by the words of the sentences
+    # holding its question: where a shortlisted fact's label names one of them, a chosen fact whose label names only
+    # the narrated case's words answers another question about that case (the Platinum plan's premium for those aged
+    # 80 and over, "renewal only"); all of an asking sentence asks ("For the licence year that ended on 31 March 2025,
+    # what was the fee…" asks a licence's fee)
+    asking_words = {t for x in ASKING_SENTENCE.split(question) if QUESTION_WORDS.search(x)
+                    for t in {alias.get(w, w) for w in _stemmed(x)} & asked if len(t) > 1 and not t.startswith("<")}
+    narrated_only: set[str] = set()
+    if asking_words and asked - set().union(*parts) - {"<given>", "<measure>", end}:
+        def _says_asked(k: str) -> bool:
+            return any(w >= SECTION_WEIGHT and (t in asking_words or t == "<measure>") for t, w in says[k]) \
+                or end in weight and match[k].get(end, 0.0) >= SECTION_WEIGHT
+
+        if any(_says_asked(k) for k in named):
+            narrated_only = {k for k in chosen if not _says_asked(k)}
+            chosen = [k for k in chosen if k not in narrated_only]
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
 
     def share(words) -> float:
@@ -1748,6 +1767,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    if k in based else
                    "with the facts chosen beside it, it covers too little of what the question asks (at most its "
                    "scope)" if k in scant else
+                   "its label names only the case the question narrates, nothing its question asks" if k in narrated_only
+                   else
                    "its label says nothing the question asks for (at most who it is about)" if k not in named
                    else "it adds too little of what the question asks to the facts chosen")
                for k in match if k not in chosen}
