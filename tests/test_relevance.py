@@ -337,3 +337,21 @@ def test_a_worked_example_s_figures_take_no_place_on_the_shortlist():
     values = [c.value for c in enumerate_candidates(doc, "我爸一级肢体残疾，家里吃低保，户口在南港区，生活补贴每个月能拿多少钱？")]
     assert "160元" in values and "45岁" not in values
     assert all("示例" not in c.quote for c in enumerate_candidates(doc, "张某45岁，南港区，每月领取多少？"))
+
+
+EXPROPRIATION = Document.from_text(
+    "# 某市房屋征收与补偿办法\n\n## 第一章 总则\n\n本办法适用于征收决定公告后的补偿。征收决定公告前已签订协议的，按原协议执行。\n\n"
+    "## 第二章 征收决定\n\n作出征收决定前，应当进行社会稳定风险评估，评估期限不超过30日。\n\n"
+    "## 第三章 补偿标准\n\n住宅区位基准价为每平方米13900元。住宅搬迁费每户2000元。\n\n"
+    "## 第四章 附则\n\n征收决定公告后新建的房屋不予补偿。征收决定的公告期限为10日。\n", "expropriation.md")
+
+
+def test_a_section_named_by_what_the_whole_document_speaks_of_does_not_narrow_what_another_holds():
+    # the question dates its case by the 征收决定 (a chapter's name every chapter speaks of) and asks what the 补偿标准
+    # chapter states: the 征收决定 chapter, holding none of it, does not narrow the question to itself
+    values = {c.value for c in enumerate_candidates(EXPROPRIATION, "我们这片的征收决定是2025年8月公告的，住宅区位基准价是多少？",
+                                                    top_k=100, min_ratio=0)}
+    assert "13900元" in values
+    # asked what that chapter holds, it narrows to it
+    values = {c.value for c in enumerate_candidates(EXPROPRIATION, "征收决定前的风险评估期限是多少天？", top_k=100, min_ratio=0)}
+    assert "30日" in values and "13900元" not in values

@@ -295,8 +295,9 @@ def _header_unit(doc: Document, table, cell, v) -> str:
     return ""
 
 
-def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> str:
-    """The sibling section, row, column or table the question names instead of the candidate's, or ''."""
+def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict, by_topics: bool = True) -> str:
+    """The sibling section, row, column or table the question names instead of the candidate's, or ''; without
+    by_topics, not a section by a name the document speaks of throughout (_spoken_of_throughout)."""
     path = doc.structure.heading_path(cand.offset)
     pairs = [(own, other) for _, own, other in scopes(doc).beside(path)]
     found = doc.structure.cell_at(cand.offset) if cand.cell else None
@@ -318,9 +319,30 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict) -> 
             continue
         mine, theirs = distinct(own, other)
         if theirs and names(question, theirs) and not (mine and names(question, mine)) \
-                and not names(cand.context, theirs):
+                and not names(cand.context, theirs) and (by_topics or not _spoken_of_throughout(doc, other, theirs)):
             return other
     return ""
+
+
+_THROUGHOUT: dict[tuple[str, str, str], bool] = {}
+
+
+def _spoken_of_throughout(doc: Document, heading: str, name: str) -> bool:
+    """Whether more of the document's sentences naming what sets a section apart stand outside it than under it: a
+    subject of the whole document ("征收决定" of the chapter "第二章 征收决定" in a 房屋征收 rule), not that section's."""
+    key = (doc.sha256, heading, name)
+    if key not in _THROUGHOUT:
+        if len(_THROUGHOUT) >= 256:
+            _THROUGHOUT.pop(next(iter(_THROUGHOUT)))
+        inside = outside = 0
+        for s in doc.sentences:
+            if names(s.text, name):
+                if heading in doc.structure.heading_path(s.start):
+                    inside += 1
+                else:
+                    outside += 1
+        _THROUGHOUT[key] = outside > inside
+    return _THROUGHOUT[key]
 
 
 def _named_apart(doc: Document, cand: Candidate, other: str, items: list[tuple[str, set[str]]],
@@ -584,6 +606,13 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     dims = asked_dimensions(question)
     if dims and kept and not any(dimension_of(c.value) in dims for c in kept):
         kept = cands
+    elif len(kept) < len(cands) and _narrowed_away(cands, kept, question):
+        # … nor does a section whose name the document speaks of throughout, where the narrowing leaves out what a
+        # part of the question asks: the name is the question's case, not its scope ("我们这片的征收决定是2025年8月公告的，
+        # …住宅区位基准价是多少？" names the chapter 第二章 征收决定, while every chapter dates its rules by the 征收决定)
+        picks = {}
+        kept = [c for c in cands if not (other := _other_scope(doc, c, asked, picks, by_topics=False))
+                or _named_apart(doc, c, other, items, seen)]
     cands = kept
     if not cands:
         return []
@@ -612,6 +641,26 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
     chosen = [Candidate(**{**c.__dict__, "score": s}) for i, (c, s) in enumerate(ranked)
               if (i < top_k and s >= floor) or id(c) in held]
     return sorted(chosen, key=lambda c: c.offset)
+
+
+# a scope the question names narrows it only where what each of its asking parts asks is found there at least this
+# well, as a share of the best match over all candidates
+NARROWED_AWAY = 0.5
+
+
+def _narrowed_away(cands: list[Candidate], kept: list[Candidate], question: str) -> bool:
+    """Whether the sibling scopes a question names leave out what one of its asking parts asks: the candidates kept
+    match that part's words less than NARROWED_AWAY as well as the best of all candidates does (the 区位基准价 table
+    of a chapter the question does not name)."""
+    texts = [c.framed for c in cands]
+    bm = BM25(texts)
+    ids = {id(c) for c in kept}
+    for part in question_parts(question):
+        scores = _score(texts, with_end_words(part), bm)
+        best = max(scores, default=0.0)
+        if best > 0 and max((s for c, s in zip(cands, scores) if id(c) in ids), default=0.0) < NARROWED_AWAY * best:
+            return True
+    return False
 
 
 def _all_candidates(doc: Document) -> list[Candidate]:
