@@ -2797,3 +2797,26 @@ def test_a_fact_naming_only_the_case_a_question_narrates_does_not_answer_what_it
     assert any("narrates" in r for r in reasons.values())
     # asked by its own words, the premium answers
     assert chosen_values("I'm 82 and on Platinum. What is my premium?", doc, index)[0] == {"£67.40"}
+
+
+_AREA_CLASSES_ZH = ("# 房屋征收与补偿实施办法\n\n## 第五章　补偿标准\n\n**表1　住宅房屋区位基准价**\n\n"
+                    "| 区位类别 | 本办法标准（元/平方米） |\n|---|---|\n| 一类区域 | 18600 |\n| 二类区域 | 13900 |\n"
+                    "| 三类区域 | 9500 |\n\n## 附件1　区位类别划分\n\n"
+                    "| 序号 | 所属区 | 街道 | 区位类别 | 所辖社区 |\n|---|---|---|---|---|\n"
+                    "| 1 | 东湖区 | 湖滨街道 | 一类区域 | 湖滨、西堤 |\n| 2 | 东湖区 | 梅岭街道 | 一类区域 | 梅岭 |\n"
+                    "| 3 | 东湖区 | 白沙街道 | 二类区域 | 白沙、渔港 |\n| 4 | 南浦区 | 滨江街道 | 一类区域 | 滨江 |\n"
+                    "| 5 | 南浦区 | 南湖街道 | 二类区域 | 南湖、湖心 |\n| 6 | 南浦区 | 沙井街道 | 二类区域 | 沙井 |\n"
+                    "| 7 | 南浦区 | 金塘街道 | 三类区域 | 金塘、银湖 |\n| 8 | 南浦区 | 南岭街道 | 三类区域 | 南岭 |\n"
+                    "| 9 | 东湖区 | 东郊街道 | 三类区域 | 东郊 |\n")
+
+
+def test_a_column_numbering_rows_counts_nothing_and_a_rows_members_stand_before_its_category():
+    # the 序号 column numbers the appendix's rows, no figures: its rows name their 街道 and 所属区 before the category,
+    # and the communities after it are no member of it; a district under two classes tells neither
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, _ = structured(_AREA_CLASSES_ZH, "areas.md")
+    members = defined_by_members(doc)
+    assert {"湖滨街道"} <= members["一类区域"] and {"白沙街道", "南湖街道"} <= members["二类区域"]
+    assert not {"1", "湖滨", "东湖区", "南浦区"} & (members["一类区域"] | members["二类区域"] | members["三类区域"])
+    assert implied_names("我家在南浦区南湖街道，住宅区位基准价是多少？", doc) == ({"二类区域"}, {"一类区域", "三类区域"})

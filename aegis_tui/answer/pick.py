@@ -65,6 +65,7 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
+from ..text.roles import NUMBERING_HEADER
 from ..text.structure import (
     article_title,
     current,
@@ -512,10 +513,13 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     # add, what it says in parentheses or after a dash aside: "Zone 2 (Middle Harbour)" names the "Zone 2 — 2025/26"
     # column's Zone 2)
     naming = {id(c): name for r in body for c in table.rows[r] if (name := _category_named(c.text, keys))}
-    # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |")
+    # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
+    # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing)
+    width = max((len(table.rows[r]) for r in body), default=0)
+    numbering = {c for c in range(width) if NUMBERING_HEADER.match(table.column_header(c).strip())}
     figureless = table.index not in keyed or all(
-        _CODES_CELL.fullmatch(c.text.strip()) for r in body for c in table.rows[r]
-        if id(c) not in naming and any(ch.isdigit() for ch in c.text))
+        _CODES_CELL.fullmatch(c.text.strip()) or c.col in numbering and c.text.strip().isdigit()
+        for r in body for c in table.rows[r] if id(c) not in naming and any(ch.isdigit() for ch in c.text))
     labelled = {r: cells for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
     for r, cells in labelled.items():
@@ -534,7 +538,8 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             # 二类城市, is the place the listed ones are in, no member here)
             parent = cells[0] if cells[0].text.strip() in listed else None
             out.setdefault(naming[id(named[0])], set()).update(
-                x for c in table.rows[r] if c is not named[0] and c is not parent for x in _items(c.text))
+                x for c in table.rows[r] if c.col < named[0].col and c is not parent and c.col not in numbering
+                for x in _items(c.text))
             continue
         lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
