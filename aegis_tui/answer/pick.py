@@ -65,7 +65,6 @@ from ..text.lexicon import (
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
-from ..text.roles import NUMBERING_HEADER
 from ..text.structure import (
     article_title,
     current,
@@ -515,8 +514,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     naming = {id(c): name for r in body for c in table.rows[r] if (name := _category_named(c.text, keys))}
     # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
     # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing)
-    width = max((len(table.rows[r]) for r in body), default=0)
-    numbering = {c for c in range(width) if NUMBERING_HEADER.match(table.column_header(c).strip())}
+    numbering = table.numbering_columns()
     figureless = table.index not in keyed or all(
         _CODES_CELL.fullmatch(c.text.strip()) or c.col in numbering and c.text.strip().isdigit()
         for r in body for c in table.rows[r] if id(c) not in naming and any(ch.isdigit() for ch in c.text))

@@ -110,7 +110,6 @@ _ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref",
 _PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
 _LEADER = re.compile(r"(?:\.{3,}|…+|·{3,})\s*$")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
-NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
 _HEADER_UNIT = re.compile(r"[（(]([^()（）]{1,16})[)）]|单位[:：]\s*([^\s，,。;；|]{1,8})|\bin\s+([A-Za-z$%€£¥]{1,8})\b")
 
 
@@ -267,7 +266,7 @@ def _table_values(document: Document, structure: Structure, free, add) -> None:
     for table in structure.tables:
         caption_unit = table_unit(text, table)
         width = max((len(r) for r in table.rows), default=0)
-        numbering = {c for c in range(width) if NUMBERING_HEADER.match(table.column_header(c))}
+        numbering = table.numbering_columns()
         column_units = {c: header_unit(table.column_header(c)) for c in range(width)}
         for row in table.rows[table.header_rows:]:
             row_unit = header_unit(table.row_header(row[0].row)) if row else None

@@ -34,6 +34,9 @@ class Cell:
     col: int
 
 
+_NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
+
+
 @dataclass
 class Table:
     """A pipe table: header rows, body rows (ragged allowed), its caption and the column holding row labels."""
@@ -52,6 +55,11 @@ class Table:
     def is_label(self, col: int) -> bool:
         """Whether a column holds row labels (the row-header column and the word columns beside it)."""
         return col == self.row_header_col or col in self.label_cols
+
+    def numbering_columns(self) -> set[int]:
+        """The columns that number its rows ("序号", "No."): their cells count nothing."""
+        width = max((len(r) for r in self.rows), default=0)
+        return {c for c in range(width) if _NUMBERING_HEADER.match(self.column_header(c))}
 
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
