@@ -299,6 +299,10 @@ def test_a_caption_is_read_across_the_unit_line_under_it():
                              "| 区域类别 | 地下车位 |\n|---|---|\n| 一类区域 | 80元 |\n\n"
                              "Table 3. Fees\n\n(Amounts in USD)\n\n| Size | Fee |\n|---|---|\n| 1\" | $5 |\n", "units.md")
     assert [t.caption for t in doc.structure.tables] == ["表2 车位服务费上限", "Table 3. Fees"]
+    # a numbered caption of a long title is one still ("Table 2 — Maximum … from 1 April 2025 (% of Pensionable Salary)")
+    long = "Table 2 — Maximum Company matching contribution from 1 April 2025 (% of Pensionable Salary)"
+    doc = Document.from_text(f"# Rules\n\n## Part 4\n\n{long}\n\n| Age Band | Grade 1 |\n|---|---|\n| Under 30 | 4% |\n", "c.md")
+    assert doc.structure.tables[0].caption == long
 
 
 def test_a_caption_s_compound_number_is_no_part_of_its_title():
@@ -308,6 +312,9 @@ def test_a_caption_s_compound_number_is_no_part_of_its_title():
     assert title_of("Table 4. Fees") == "Fees" and title_of("表2 车位服务费上限") == "车位服务费上限"
     # (a part's number is two characters: "第二部分 二类城市" is titled 二类城市, not "分 二类城市")
     assert title_of("第二部分 二类城市") == "二类城市" and title_of("第三章 待遇") == "待遇"
+    # (nor the dash after an English number: "Part 4 — Company contributions"; a hyphenated title keeps its hyphen)
+    assert title_of("Part 4 — Company contributions") == "Company contributions"
+    assert title_of("Table 2 – Top-up rates") == "Top-up rates"
 
 
 def test_a_numbered_section_of_examples_is_one():

@@ -46,7 +46,7 @@ from .prompts import index_label_prompt, label_grammar, last_pieces, render
 from .relevance import Candidate, candidate_key, document_candidates
 from .repair import RepairNote, compact_fact, failure_note, repeats_predicate
 from .report import FactVerdict, locate
-from .structural import PARENTHESIS, classes, column_name, short_title, title_of
+from .structural import PARENTHESIS, caption_name, classes, column_name, keyed_alike, short_title, title_of
 from .verify import Tier1CodeVerifier
 
 LABEL_MAX_TOKENS = 64
@@ -434,11 +434,16 @@ class Indexer:
         # its article's title names goes with it ("三类地区一次性工伤医疗补助金"), or two tables keyed alike, one of
         # months of 医疗补助金 and one of 就业补助金, would label their cells alike
         titled = article_title(idx.document, table.start) if zh and classes(table, cell.col) else ""
+        # two English tables keyed alike, told apart only by their captions ("Table 2 — Maximum Company matching
+        # contribution from 1 April 2025", "Table 3 — … up to 31 March 2025"): the caption's name goes with the column,
+        # or the cells of both would be labelled alike (and each would contradict the other)
+        twin = f"{column} — {name}" if not zh and keyed_alike(idx.document, table) and (name := caption_name(caption)) \
+            else ""
         # (the row's label cells together, else its first alone: a word column may hold a figure of its own, "No heat
         # when it is below 55°F", that the row's first label does not)
         first = table.rows[cell.row][table.row_header_col].text.strip() if table.label_cols else ""
         for who in dict.fromkeys(w for w in (subject, first) if w):
-            for predicate in dict.fromkeys(p for p in (joined, f"{column}{titled}" if titled else "", column,
+            for predicate in dict.fromkeys(p for p in (twin, joined, f"{column}{titled}" if titled else "", column,
                                                        f"{column}{topic}" if topic else "") if p):
                 if who == predicate:
                     return False

@@ -84,8 +84,12 @@ FORMAT = 1
 # article's title names, "三类地区一次性工伤医疗补助金", and a part's number is two characters, "第二部分 …"; 37: after the
 # model's last label failed, an English share labels its value by the base it is of under its section's title, "55% of
 # the annual price" under "4.7 Six-month permits" → Six-month permits | share of the annual price; 38: a column naming a
-# rule's edition, "Prior Rate (Revision 13, from July 1, 2024)", asks no rate of its figures)
-LABELS = 38
+# rule's edition, "Prior Rate (Revision 13, from July 1, 2024)", asks no rate of its figures; 39: two English tables keyed
+# alike are labelled by their captions' names, "Grades 4 and 5 — Maximum Company matching contribution from 1 April 2025";
+# a numbered caption may run to 120 characters; a title loses the dash after its number, "Part 4 — Company
+# contributions" → Company contributions; a column giving each row's member of a series by its number, "| Grade |"
+# over "4", holds no values)
+LABELS = 39
 
 
 def default_cache_dir() -> Path:

@@ -20,8 +20,8 @@ from .rules import FactContext
 # numbering that opens a heading or caption: 第三章, 第12条, 一、, （二）, 2.1, Section 4, Table 2
 _NUMBERING = re.compile(
     r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+(?:[编章节条款]|部分)(?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
-    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+(?:[.\-–][\dIVXivx]+)*[.:]?)"
-    r"\s*", re.IGNORECASE)
+    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|表)\s*[\dIVXivx]+(?:[.\-–][\dIVXivx]+)*[.:]?"
+    r"(?:\s+[—–-](?=\s))?)\s*", re.IGNORECASE)
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
 PARENTHESIS = re.compile(r"[（(][^（()）]*[)）]")  # one parenthesis, full- or half-width
 _EDGE = " \t：:。.，,；;、"
@@ -106,6 +106,20 @@ def column_name(table: Table, col: int) -> str:
     twins = own and any(header_name(table.column_header(c)) == own for c in range(max((len(r) for r in table.rows[:table.header_rows]), default=0))
                          if c != col)
     return header_name(table.column_header(col), keep_qualifier=True) if twins else own
+
+
+def keyed_alike(doc, table: Table) -> bool:
+    """Whether another table of the document has the same column headers as this one, under another caption (the
+    matching scale "from 1 April 2025" and the one "up to 31 March 2025"): only the captions tell their cells apart."""
+    heads = [c.text.strip() for r in table.rows[:table.header_rows] for c in r]
+    return any(t.index != table.index and t.caption != table.caption
+               and [c.text.strip() for r in t.rows[:t.header_rows] for c in r] == heads for t in doc.structure.tables)
+
+
+def caption_name(caption: str) -> str:
+    """What a caption names, without its number and its unit: "Table 2 — Maximum Company matching contribution from
+    1 April 2025 (% of Pensionable Salary)" → "Maximum Company matching contribution from 1 April 2025"."""
+    return header_name(title_of(caption).lstrip("—–- ")).strip()
 
 
 def _shared_ends(a: str, b: str) -> tuple[int, int]:

@@ -33,6 +33,9 @@ _NOT_TITLE_QUANTITY = re.compile(r"[$¥€£%]|\d\s*(?:元|万元|美元|个百�
 _BLOCKQUOTE = re.compile(r"^\s*(?:>\s?)+")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
 _SENTENCE_END = re.compile(r"[。！？!?]|\.\s")
+# the longest a paragraph opening with a table's number is its caption ("Table 2 — Maximum Company matching contribution
+# from 1 April 2025 (% of Pensionable Salary)"); a longer one is a sentence about the table
+CAPTION_LENGTH = 120
 _CAPTION = re.compile(r"^(?:table|tab\.|表)\s*[\d一二三四五六七八九十]", re.IGNORECASE)
 # a line between a table's caption and the table that states its unit ("单位：元/个·月", "(Amounts in USD)")
 _UNIT_LINE = re.compile(r"^[（(]?\s*(?:(?:计量|金额|计价)?单位|units?|amounts?\s+in|all\s+amounts)\b\s*[：:]?",
@@ -286,7 +289,7 @@ class _Builder:
             text = self.text[prev.start:prev.end]
             if text.endswith(("：", ":")) and len(text) <= 200:
                 return _last_sentence(text)
-            if _CAPTION.match(text) and len(text) <= 80:
+            if _CAPTION.match(text) and len(text) <= CAPTION_LENGTH:
                 return text
         path = self.path()
         return path[-1] if path else ""

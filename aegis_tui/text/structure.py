@@ -57,9 +57,15 @@ class Table:
         return col == self.row_header_col or col in self.label_cols
 
     def numbering_columns(self) -> set[int]:
-        """The columns that number its rows ("序号", "No."): their cells count nothing."""
+        """The columns that number its rows ("序号", "No."), or that give each row's member of a series by its number
+        under the series' name ("| Job title | Function | Grade |" over "| Project Engineer | Engineering | 4 |"): their
+        cells count nothing."""
+        from .entities import series_name
+
         width = max((len(r) for r in self.rows), default=0)
-        return {c for c in range(width) if _NUMBERING_HEADER.match(self.column_header(c))}
+        body = self.rows[self.header_rows:]
+        return {c for c in range(width) if _NUMBERING_HEADER.match(header := self.column_header(c).strip())
+                or series_name(header) and body and all(c < len(r) and r[c].text.strip().isdigit() for r in body)}
 
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
