@@ -128,6 +128,21 @@ def test_chinese_ranges_and_ages():
     assert interval("一级及以下定点医疗机构") is None and interval("3万元") is None
 
 
+def test_a_date_or_a_series_member_the_question_gives_is_no_figure_a_range_holds():
+    from aegis_tui.text.ranges import holding, meets
+
+    # "April 2025" is when, not an age of "50 and over"; "2025年9月" no period of nine months
+    bands = ["Under 30", "30 to 39", "40 to 49", "50 and over"]
+    assert holding(bands, "I'm 47. From April 2025, what's the most the company will match?") == {"40 to 49"}
+    assert holding(bands, "From 1 April 2025, what's the most the company will match?") is None
+    # nor is a series member's number ("Grade 4" would be held by "Under 30"); a quantity after a series word is one
+    assert holding(bands, "I'm 47 and in Grade 4: what's the most the company will match?") == {"40 to 49"}
+    assert meets("5 days or more", "My child is at Level 5 days of care: what is the fee?")
+    assert not meets("满6个月不满12个月", "征收决定是2025年9月公告的，搬迁奖励多少？")
+    # a Chinese year alone is held by a range of years
+    assert meets("1991年至2000年", "我家是1994年的房子，2025年9月征收，成新系数取多少？")
+
+
 def test_a_range_the_question_states_picks_the_row_whose_range_contains_it():
     from aegis_tui.text.ranges import bound_numbers, holding, meets
 
@@ -771,6 +786,8 @@ def test_a_share_of_the_asked_measure_answers_only_the_case_it_is_for(text, labe
     # nor how a Chinese question asks or narrates ("能拿", "听说", "高了" as 高), nor a lone character
     ("员工工作地在绵阳，出差住宿一个月能拿多少？", ["工作地", "绵阳"]),
     ("听说员工出差住宿标准高了，是多少？", []),
+    # a date's characters are the date, not a name: "2025年11月去绵阳" never holds 月去
+    ("2025年11月去绵阳出差，住宿标准是多少？", ["去绵阳"]),
 ])
 def test_what_a_question_names_that_the_document_never_mentions(question, words):
     from aegis_tui.answer.pick import unmentioned
@@ -899,6 +916,24 @@ def test_a_question_asking_for_the_most_is_not_answered_by_the_least(doc_labels,
     # the label may not say which end it is ("class | weekly"); the clause does
     doc, index = labelled(*doc_labels)
     assert len(index.facts) == 2
+    got, reasons = chosen_values(question, doc, index)
+    assert got == {value}, reasons
+
+
+_MEDIANS_ZH = ("# 差旅费管理办法\n\n## 第三章 差旅费\n\n**表3　国内差旅住宿费标准**\n\n单位：元/人·天\n\n| 城市类别 | 正高级 | 其他人员 |\n"
+               "|---|---|---|\n| 一类城市 | 700 | 450 |\n| 二类城市 | 550 | 380 |\n\n## 附件 起草说明\n\n各类城市住宿费实际支出的中位数情况如下：\n\n"
+               "| 城市类别 | 正高级实际住宿费中位数（元/晚） | 其他人员实际住宿费中位数（元/晚） |\n|---|---|---|\n"
+               "| 一类城市 | 690 | 430 |\n| 二类城市 | 521 | 362 |\n")
+
+
+@pytest.mark.parametrize("question, value", [
+    ("我是其他人员，去二类城市出差，住宿费每晚最多能报多少？", "380元/人·天"),
+    ("测算时二类城市其他人员实际住宿费每晚的中位数是多少？", "362元/晚"),
+])
+def test_a_statistic_of_what_happened_answers_only_a_question_asking_for_it(question, value):
+    # an explanation's median of what was spent each night (元/晚, as the question asks "每晚") beside the standard: the
+    # median is no rule's figure unless the question asks for it
+    doc, index = structured(_MEDIANS_ZH, "medians.md")
     got, reasons = chosen_values(question, doc, index)
     assert got == {value}, reasons
 
@@ -2058,6 +2093,12 @@ _GROUPS_EN = ("# Assistantship Policy\n\n## Stipends\n\n| Rate Group | 50% Appoi
               "| Engineering | Civil Engineering | Forestry |\n")
 
 
+_TIERS_EN = ("# Travel Policy\n\n## 7. Daily subsistence allowance\n\n| Destination tier | Band 1 | Band 2 |\n|---|---|---|\n"
+             "| Tier 1 | £95.00 | £85.00 |\n| Tier 2 | £80.00 | £72.00 |\n\n## Appendix A — Destination tiers\n\n"
+             "| Tier | Region | Cities |\n|---|---|---|\n| Tier 1 | Europe | Zurich, Geneva, Oslo |\n"
+             "| Tier 2 | Americas | Boston, Washington DC, Toronto |\n| Tier 2 | Europe | Paris, Amsterdam and Dublin |\n")
+
+
 @pytest.mark.parametrize("text, question, implied, sibling, naming, chosen, other", [
     # a heading naming a category keyed in a table of figures, over lines listing its members (after a line's colon;
     # not a note's): 苏州 is a 二类城市
@@ -2095,6 +2136,9 @@ _GROUPS_EN = ("# Assistantship Policy\n\n## Stipends\n\n| Rate Group | 50% Appoi
     # abbreviation the question may use alone beside Chinese); a repealed appendix's classification says nothing now
     (_CERTS_ZH, "我刚考过了PMP，公司会给多少奖励？", "B类", "A类", "我刚考过了A类的PMP，公司会给多少奖励？",
      "4000元", "10000元"),
+    # a table of categories whose cells list their members between English commas ("Boston, Washington DC, Toronto")
+    (_TIERS_EN, "I'm going to Toronto next month. What's the Band 2 daily allowance?", "Tier 2", "Tier 1",
+     "I'm going to Toronto next month. What's the Tier 1 Band 2 daily allowance?", "£72.00", "£85.00"),
     # a table whose columns are the categories ("| College | Group I | Group II |"), its cells listing the programs
     (_GROUPS_EN, "I'm a Chemistry PhD student. What's the minimum stipend for a 50% appointment?", "Group II",
      "Group I", "I'm a Chemistry PhD student. What's the Group I minimum stipend for a 50% appointment?", "$23,100",
@@ -2177,6 +2221,97 @@ def test_a_class_a_member_implies_and_a_grade_named_by_its_ordinal_find_each_tab
     assert implied_cells("我在白沙市银滩县的工厂上班，一次性医疗补助金能拿几个月？", doc) == []  # one class only
     got, _ = choose_noting_skips(question, doc, index.facts.values())
     assert got == {"3个月", "6个月"}
+
+
+def test_a_row_keyed_by_other_members_of_the_implied_name_is_their_case():
+    # a peak-season table keyed by named cities of 二类城市 ("| 杭州、南京 | 二类城市 | 20% | 660 |"): asked of 成都, also a
+    # 二类城市, its figures are those cities' case; the 二类城市 row of the table of standards is the question's
+    text = _TIERS_ZH.replace("\n\n第十一条", "\n\n旺季上浮后的住宿费上限（元/人·晚）：\n\n| 城市 | 城市类别 | C类 | D类 |\n"
+                             "|---|---|---|---|\n| 杭州、南京 | 二类城市 | 660 | 576 |\n\n第十一条")
+    doc, index = structured(text, "peak.md")
+    got, skipped = choose_noting_skips("我是C类员工，下个月去成都出差，住宿费每晚最多能报多少？", doc, index.facts.values())
+    assert "550" in " ".join(got) and not any("660" in v for v in got)
+    assert any("660" in f.fact.object_value and "杭州、南京" in why for fs, why in skipped for f in fs)
+    # asked of 杭州 itself, its row is the question's case
+    got, _ = choose_noting_skips("我是C类员工，下个月去杭州出差，旺季住宿费每晚最多能报多少？", doc, index.facts.values())
+    assert any("660" in v for v in got)
+
+
+_MATCHING_EN = ("# Pension Plan Rules\n\nContribution changes effective 1 April 2025.\n\n## Part 4 — Company contributions\n\nThe Company matches contributions up to the maximum "
+                "for the Member's Age Band and Grade.\n\n"
+                "Table 2 — Maximum matching contribution from 1 April 2025 (% of Pensionable Salary)\n\n"
+                "| Age Band | Grades 1 to 3 | Grades 4 and 5 |\n|---|---|---|\n| Under 40 | 4% | 5% |\n| 40 and over | 6% | 7.5% |\n\n"
+                "Table 3 — Maximum matching contribution up to 31 March 2025 (% of Pensionable Salary)\n\n"
+                "| Age Band | Grades 1 to 3 | Grades 4 and 5 |\n|---|---|---|\n| Under 40 | 3% | 4% |\n| 40 and over | 5% | 6% |\n\n"
+                "## Appendix 1 — Job titles and Grades\n\n| Job title | Function | Grade |\n|---|---|---|\n"
+                "| Warehouse Operative | Logistics | 1 |\n| Graduate Engineer (first 24 months) | Engineering | 3 |\n"
+                "| Project Engineer | Engineering | 4 |\n| Site Manager | Operations | 5 |\n")
+
+
+def test_a_job_title_implies_its_grade_and_the_column_numbering_it():
+    # an appendix gives each job title's Grade by its number under the series' name: a Project Engineer is in Grade 4,
+    # which the tables of figures number in "Grades 4 and 5"; the Grade column's numbers are no values, and a row
+    # label's own figure ("first 24 months") makes no table of figures
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, index = structured(_MATCHING_EN, "matching.md")
+    members = defined_by_members(doc)
+    assert "Project Engineer" in members["Grade 4"] and "Graduate Engineer" in members["Grade 3"]
+    appendix = doc.structure.tables[2]
+    assert not any(appendix.start <= int(k.split(":")[0]) <= appendix.end for k in index.candidates)
+    question = "I'm 47 and work as a Project Engineer. From May 2025, what's the most the company will match?"
+    assert implied_names(question, doc) == ({"Grade 4"}, {"Grade 1", "Grade 3", "Grade 5"})
+    # two tables keyed alike are told apart by their captions, each cell's predicate naming its own
+    labels = {f.fact.object_value: f.fact.predicate for f in index.facts.values()}
+    assert labels["7.5%"] == "Grades 4 and 5 — Maximum matching contribution from 1 April 2025"
+    assert labels["6%"] in ("Grades 1 to 3 — Maximum matching contribution from 1 April 2025",
+                            "Grades 4 and 5 — Maximum matching contribution up to 31 March 2025")
+    got, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert "7.5%" in got and not got & {"4%", "5%", "6%", "3%"}
+    assert any("Grade 1" in why for _, why in skipped)
+
+
+def test_a_row_listing_the_columns_of_a_table_of_figures_defines_no_members():
+    # "| Cancer | 30 days | Essential Cover, Classic Lifetime, Premier Lifetime |" lists the plans a waiting period
+    # applies to, each a column of the benefit table: a question naming a plan implies no condition
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc = Document.from_text("# Pet Insurance\n\n## Benefits\n\n| Benefit | Essential Cover | Classic Lifetime | Premier Lifetime |\n"
+                             "|---|---|---|---|\n| Cancer treatment | $2,000 | $5,000 | $8,000 |\n| Dental illness | $500 | $800 | $1,000 |\n\n"
+                             "## Waiting periods\n\n| Condition | Waiting period | Plans |\n|---|---|---|\n"
+                             "| Cancer | 30 days | Essential Cover, Classic Lifetime, Premier Lifetime |\n", "pets.md")
+    assert not any("Classic Lifetime" in members for members in defined_by_members(doc).values())
+    assert implied_names("I'm on Classic Lifetime. What's the cancer treatment limit?", doc) == (set(), set())
+
+
+def test_a_thing_a_table_places_beside_a_member_is_a_member_of_its_name():
+    # the projects' table gives each project's 街道: a project in 青桐镇 (in 二类区域) is in 二类区域 too; a district naming
+    # several rows groups them, and a table whose things all fall under one name places nothing
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    text = _ZONES_ZH + ("\n## 附件2 项目名录\n\n| 序号 | 项目名称 | 所在区 | 所在街道（镇） | 房源 |\n|---|---|---|---|---|\n"
+                        "| 1 | 青桐家园 | 临川区 | 青桐镇 | 300套 |\n| 2 | 海韵公寓 | 望海区 | 海韵街道 | 200套 |\n"
+                        "| 3 | 柳堤人家 | 北塘区 | 柳堤镇 | 120套 |\n\n## 附件3 服务窗口\n\n| 窗口 | 所在街道 |\n|---|---|\n"
+                        "| 北塘区服务大厅 | 北塘街道 |\n| 翠湖服务站 | 翠湖街道 |\n")
+    doc = Document.from_text(text, "projects.md")
+    members = defined_by_members(doc)
+    assert {"青桐家园", "柳堤人家"} <= members["二类区域"] and "海韵公寓" in members["一类区域"]
+    assert not any("服务大厅" in m or "服务站" in m for ms in members.values() for m in ms)
+    assert implied_names("我在青桐家园租了一套房，低收入家庭两口人，补贴多少？", doc) == ({"二类区域"}, {"一类区域"})
+
+
+def test_a_column_whose_period_holds_the_case_s_day_is_named_beside_the_implied_row():
+    # 青桐镇 is in 二类区域, and "2025年9月签的合同" falls in the new standard's column, not the old one's: that cell joins the
+    # shortlist, the old one's and the other area's do not
+    from aegis_tui.answer.pick import implied_cells
+
+    text = _ZONES_ZH + ("\n## 租金\n\n表5　公共租赁住房租金标准（元/平方米·月）\n\n| 区域等级 | 原租金标准（2025年7月1日前签订的合同） | "
+                        "新租金标准（2025年7月1日起签订的合同） |\n|---|---|---|\n| 一类区域 | 16.0 | 18.0 |\n| 二类区域 | 13.5 | 15.0 |\n")
+    doc = Document.from_text(text, "rents.md")
+    assert [c.value for c in implied_cells("我住在临川区青桐镇的公租房，2025年9月签的合同，租金标准是每平方米多少？", doc)] \
+        == ["15.0元/平方米·月"]
+    assert [c.value for c in implied_cells("我住在临川区青桐镇的公租房，2024年3月签的合同，租金标准是每平方米多少？", doc)] \
+        == ["13.5元/平方米·月"]
 
 
 def test_a_shortlist_of_only_the_other_area_s_figures_answers_nothing():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 
 from ..text.dates import Dated, find_dates, period
 from ..text.document import Document
@@ -56,6 +57,7 @@ from ..text.lexicon import (
     QUERY_STOP_ZH,
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
+    STATISTIC,
     STOP_EN,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
@@ -340,8 +342,46 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
         for name, members in out.items():
             if _PLACES_ZH.search(name):
                 members |= {y for x in members if not x.isascii() for y in _spoken_place(x)}
-        _MEMBERS[doc.sha256] = _one_name_each(out)
+        _MEMBERS[doc.sha256] = _placed_by_rows(doc, _one_name_each(out))
     return _MEMBERS[doc.sha256]
+
+
+def _placed_by_rows(doc: Document, defined: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The members each name holds, with the things a table of no category places beside one of them: a row naming
+    a thing first and, in another cell, a member of exactly one name makes the thing a member of that name ("| 10 |
+    芦苇湾家园 | 北湖区 | 芦塘镇 | 700套 |" where 芦塘镇 is in 四类区域: a project in that town is in its area). Not a table
+    naming the names themselves (where the members were found), nor a thing already a member or a name."""
+    # (a member named by words, no figure: "芦塘镇", not a row number or a rate a list caught)
+    where = {m: name for name, members in defined.items() for m in members
+             if len(m) >= 2 and not any(ch.isdigit() for ch in m) and not LISTING_CELL.match(m)}
+    known = {m for members in defined.values() for m in members} | set(defined)
+    added: dict[str, set[str]] = {}
+    for table in doc.structure.tables:
+        cells = [c for row in table.rows[table.header_rows:] for c in row]
+        if any(c.text.strip() in defined for c in cells):
+            continue
+        numbering = table.numbering_columns()
+        firsts = [next((c for c in row if c.col not in numbering and c.text.strip() and not c.text.strip().isdigit()),
+                       None) for row in table.rows[table.header_rows:]]
+        # (a thing naming several rows is what they are grouped under, "| 36 | 云泽市 | 云中区 | … |" then "| 38 | 云泽市 |
+        # 湖阳县 | … |", no thing the row places)
+        counts = Counter(c.text.strip() for c in firsts if c is not None)
+        placed: dict[str, set[str]] = {}
+        for row, first in zip(table.rows[table.header_rows:], firsts):
+            if first is None or (thing := first.text.strip()) in known or len(thing) < 2 or counts[thing] > 1 \
+                    or LISTING_CELL.match(thing) or any(ch.isdigit() for ch in thing):
+                continue
+            names = {where[c.text.strip()] for c in row if c is not first and c.text.strip() in where}
+            if len(names) == 1:
+                placed.setdefault(names.pop(), set()).add(thing)
+        # (a table placing its things under two names at least: one whose things all fall under one name, "| Affenpinscher
+        # | Exotic Shorthair |", lists side by side, or names where they are, "| 南浦区医疗保障服务中心 | … | 南浦区 |")
+        if len(placed) >= 2:
+            for name, things in placed.items():
+                added.setdefault(name, set()).update(things)
+    # (a thing placed under two names tells neither)
+    twice = {m for name, ms in added.items() for m in ms if any(m in o for other, o in added.items() if other != name)}
+    return {name: members | (added.get(name, set()) - twice) for name, members in defined.items()}
 
 
 # the things a sentence lists after its colon, to its end ("…: physiotherapy, hydrotherapy, acupuncture and massage therapy.")
@@ -411,7 +451,9 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         path = doc.structure.heading_path(table.start)
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", _appendix_title(title_of(path[-1]))) if path else ""
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
-        rows = _defined_by_rows(table, keys, keyed, listed)
+        columns = {t.column_header(c).strip() for t in doc.structure.tables if t.index in keyed and t.index != table.index
+                   for c in range(len(t.rows[0]) if t.rows else 0)}
+        rows = _defined_by_rows(table, keys, keyed, listed, columns)
         for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
             out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
@@ -499,24 +541,28 @@ def _key_named(name: str, keys: list[str]) -> str:
     return min(held, key=len, default="")
 
 
-def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset()
-                     ) -> dict[str, set[str]]:
+def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset(),
+                     columns: set[str] = frozenset()) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
     it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
     一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
-    _one_name_each). keyed: each table of figures' headers (_table_keys)."""
+    _one_name_each). keyed: each table of figures' headers (_table_keys); columns: their column headers."""
     out: dict[str, set[str]] = {}
     body = range(table.header_rows, len(table.rows))
     # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
     # add, what it says in parentheses or after a dash aside: "Zone 2 (Middle Harbour)" names the "Zone 2 — 2025/26"
     # column's Zone 2)
-    naming = {id(c): name for r in body for c in table.rows[r] if (name := _category_named(c.text, keys))}
+    naming = {id(c): name for r in body for c in table.rows[r]
+              if (name := _category_named(c.text, keys) or _member_named(table, c, keys))}
     # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
-    # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing)
+    # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing, nor a row label's own figure,
+    # "| Graduate Engineer (first 24 months) | Engineering | 4 |")
     numbering = table.numbering_columns()
+    label_cols = {table.row_header_col, *table.label_cols}
     figureless = table.index not in keyed or all(
         _CODES_CELL.fullmatch(c.text.strip()) or c.col in numbering and c.text.strip().isdigit()
+        or c.col in label_cols and id(c) not in naming and not c.text.strip().isdigit()
         for r in body for c in table.rows[r] if id(c) not in naming and any(ch.isdigit() for ch in c.text))
     labelled = {r: cells for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
@@ -542,8 +588,23 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
                                      if any(x in k if i == 0 else x == k for k in keys)), "")):
-            out.setdefault(label, set()).update(x for cell in lists for x in _items(cell))
+            # (not the columns of a table of figures it lists, "| Cancer | 30 days | Essential Cover, Classic Lifetime,
+            # Premier Lifetime |": the plans the row applies to, each a column of its own elsewhere)
+            items = {x for cell in lists for x in _items(cell)}
+            if (members := items - columns) or not items:
+                out.setdefault(label, set()).update(members)
     return out
+
+
+def _member_named(table, cell, keys) -> str:
+    """The member of a numbered series a bare number names under a header naming the series ("| Job title | Function |
+    Grade |" over "| Project Engineer | Engineering | 4 |": Grade 4), where a header of the tables of figures numbers it
+    ("Grades 4 and 5"); '' otherwise."""
+    header = table.column_header(cell.col).strip()
+    if not cell.text.strip().isdigit() or not (series := series_name(header)) or " " in header:
+        return ""
+    n = int(cell.text.strip())
+    return f"{header} {n}" if any(n in _numbered(k, {series}).get(series, ()) for k in keys) else ""
 
 
 # a cell of codes, no figure: "P1 – P40", "G9", "Q1–Q24"
@@ -815,6 +876,28 @@ def implied_by(question: str, doc: Document, thing: str) -> set[str]:
     return {n for n in implied if any(_names(thing, m) for m in members.get(n, ()))}
 
 
+def other_members(question: str, doc: Document, key: str, implied: set[str]) -> list[str]:
+    """The members a table row keys a value by when they are members of a name the question implies through
+    another member, none of them named by the question ("| 三亚、海口 | 二类城市 | 30% | 715 |" asked of 成都, a
+    二类城市 too: 三亚 and 海口); [] otherwise."""
+    offset = key_offset(key)
+    found = doc.structure.cell_at(offset) if offset is not None else None
+    if found is None:
+        return []
+    table, cell = found
+    members = defined_by_members(doc)
+    for label in table.label_cells(cell.row):
+        items = [re.sub(r"[（(][^（）()]*[）)]", "", x).strip()
+                 for x in re.split(r"以及|[、，,；;]|\s+and\s+", label.text)]
+        items = [x for x in items if x]
+        for name in implied:
+            own = members.get(name, set())
+            if items and all(x in own for x in items) and not any(_spans(question, x) for x in items) \
+                    and any(_spans(question, m) for m in own):
+                return items
+    return []
+
+
 def names_name(text: str, name: str) -> bool:
     """Whether a text names a name a document defines (public face of _names)."""
     return _names(text, name)
@@ -833,6 +916,7 @@ def implied_cells(question: str, doc: Document) -> list:
     implied, _ = implied_names(question, doc)
     if not implied:
         return []
+    when = next(iter(find_dates(question)), None)
     named: dict[int, list] = {}
     for c in document_candidates(doc):
         found = doc.structure.cell_at(key_offset(candidate_key(c)))
@@ -851,8 +935,20 @@ def implied_cells(question: str, doc: Document) -> list:
                 label = table.row_header(cell.row).strip().lower()
                 n += len(table.label_cells(cell.row)) == len(table.rows[cell.row]) - 1 \
                     and any(label.startswith(name.lower()) for name in implied)
+                # (… or a column whose period holds the day of the question's case, beside one whose period does not:
+                # "我在芦苇湾家园…2025年9月签的租赁合同" names the 四类区域 row's "新租金标准（2025年7月1日起签订…）" cell)
+                n += bool(when) and _period_holds(table.column_header(cell.col), when) and any(
+                    period(table.column_header(x)) is not None and not _period_holds(table.column_header(x), when)
+                    for x in range(len(table.rows[0])) if x != cell.col)
                 named.setdefault(n, []).append(c)
     return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
+
+
+def _period_holds(header: str, when: Dated) -> bool:
+    """Whether a header's period ("新租金标准（2025年7月1日起签订或者续签的合同）", "up to 31 March 2025") holds a day."""
+    bounds = period(header)
+    return bounds is not None and (bounds[0] is None or bounds[0] <= when.first) \
+        and (bounds[1] is None or when.last <= bounds[1])
 
 
 def _word_named(question: str, header: str, others: list[str]) -> bool:
@@ -885,7 +981,15 @@ def _names(text: str, name: str) -> bool:
     if not name.isascii():
         return name in text
     # (a Chinese character beside it is no letter of its word: "刚考过了PMP，")
-    return re.search(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text, re.IGNORECASE) is not None
+    if re.search(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text, re.IGNORECASE) is not None:
+        return True
+    # (a member of a numbered series is named by a list or range of its numbers: "Grade 4" by "Grades 4 and 5")
+    member = _SERIES_MEMBER.fullmatch(name)
+    return bool(member and (series := series_name(member.group(1))) and member.group(1)[:4].lower() in text.lower()
+                and int(member.group(2)) in _numbered(text, {series}).get(series, ()))
+
+
+_SERIES_MEMBER = re.compile(r"([A-Za-z]{3,})\s+(\d{1,2})")
 
 
 def _kin(a: str, b: str) -> bool:
@@ -1203,7 +1307,9 @@ def unmentioned(question: str, doc: Document) -> list[str]:
     # (多少, 多大: how it asks, not what about)
     pairs = [question[i:i + 2] for i in range(len(question) - 1)]
     asking = {i for m in QUESTION_WORDS.finditer(question) for i in range(*m.span())}
-    held = {i + j for i, p in enumerate(pairs) if p in df and not p.isascii() for j in (0, 1)} | asking
+    # (a figure's characters are the figure, not a name: "2025年11月去成都" never holds 月去, and 去 alone names nothing)
+    figures = {i for x in [*find_quantities(question), *find_dates(question)] for i in range(x.start, x.end)}
+    held = {i + j for i, p in enumerate(pairs) if p in df and not p.isascii() for j in (0, 1)} | asking | figures
     never = {i + j for i, p in enumerate(pairs) if p in absent and not {i, i + 1} & asking for j in (0, 1)}
     run = ""
     for i, ch in enumerate(question + " "):
@@ -1574,6 +1680,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     opposite = {f.key for f in shortlist if f.key in named and len(ends) == 1
                 and _fact_ends(f.fact) == {"least", "most"} - ends}
     named -= opposite
+    # a statistic of what happened (a 测算's "实际住宿费中位数", the median claim) is no rule's figure: it answers only a
+    # question asking for one
+    statistic = {f.key for f in shortlist if f.key in named and not STATISTIC.search(question)
+                 and STATISTIC.search(f"{f.fact.subject} {f.fact.predicate}")}
+    named -= statistic
     # a fact giving a measure as a share of itself ("第二次住院起付线按上述标准的50%计算", "the deductible is 50% of the
     # standard deductible") states a case's rule: beside facts giving that measure in its own dimension it answers
     # only a question naming its case
@@ -1764,6 +1875,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is another of a series than the one the question names (第二套 beside 第一套)" if k in series else
                    f"it is the {'least' if 'most' in ends else 'most'} where the question asks for the "
                    f"{next(iter(ends), '')}" if k in opposite else
+                   "it is a statistic of what happened (a median, a mean), which the question does not ask for"
+                   if k in statistic else
                    "its value is a share of the measure other facts give, for a case the question does not name"
                    if k in shares else
                    "its value is a share of a base its quote names, for a case the question does not name"
@@ -1811,6 +1924,11 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
                 break
             if hit:
                 break
+    # a table row keyed by other members of a name the question implies by its own ("| 三亚、海口 | 二类城市 | 30% | 715 |"
+    # where the question goes to 成都, of 二类城市 too) is those members' case: the question's is the name's own row
+    for f in shortlist if implied else []:
+        if f.key not in apart and (others := other_members(question, doc, f.key, implied)):
+            apart[f.key] = ('、' if lang == 'zh' else ', ').join(others)
     for f in shortlist:
         if f.key in apart:
             job.answer.skip([f], f"it is for {apart[f.key]}, and what the question names is in "

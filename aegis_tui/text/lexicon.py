@@ -122,7 +122,10 @@ DEFINED_BY_SEMICOLONS_EN = re.compile(
     r"(?:\*\*|__)?:(?:\*\*|__)?[ \t]+(?P<members>[^\n;:]+(?:;[ \t]*[^\n;:]+)+?)[ \t]*[.;]?[ \t]*$")
 # a table cell listing things (three at least: "Riverside Park; Alder Beach Park; Harbour Green", "龙潭镇、石门乡、…"; a
 # Chinese comma between groups of a list, "集团部门总经理、总监，子公司总经理，首席专家")
-LISTING_CELL = re.compile(r"^(?=[^;；、]*[;；、])[^;；、，]+(?:[;；、，][^;；、，]+){2,}$")
+# English names between commas, each capitalised and short, the last maybe after "and": "Boston, Washington DC, Toronto,
+# Los Angeles, Chicago" (not a sentence, "Business, with Divisional Director approval; otherwise premium economy")
+LISTING_CELL = re.compile(r"^(?=[^;；、]*[;；、])[^;；、，]+(?:[;；、，][^;；、，]+){2,}$"
+                          r"|^[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){0,3}(?:(?:,\s+|,?\s+and\s+)[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){0,3}){2,}$")
 LISTING_SEPARATORS = re.compile(r"\s*[;；、，]\s*")  # (a Chinese comma between groups: "部门经理、主管，子公司副总经理")
 # A hospital's grade as questions shorten it ("三甲医院" for 三级甲等): its level is the numeral
 GRADE_ZH = re.compile(r"([一二三])[甲乙丙](?=医院|医疗|定点|[的，,。？?、\s]|$)")
@@ -160,6 +163,9 @@ def as_written(question: str) -> str:
     return SPOKEN_HOUSEHOLD.sub(_household, SPOKEN_THOUSANDS.sub(_in_full, SPOKEN_YUAN.sub(r"\1元", question)))
 
 
+# A statistic of what happened, not a rule's figure ("实际住宿费中位数", "平均数", "the median claim"): it answers only a
+# question asking for one
+STATISTIC = re.compile(r"中位数|平均数|平均值|均值|\b(?:median|mean)\b", re.IGNORECASE)
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
                        re.IGNORECASE)
 ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"

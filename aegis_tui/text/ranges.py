@@ -12,8 +12,9 @@ import math
 import re
 from dataclasses import dataclass
 
-from .entities import stem
-from .lexicon import CJK_RANGE, GRADE_ZH, STOP_EN, as_written
+from .dates import find_dates
+from .entities import series_name, stem
+from .lexicon import CJK_RANGE, GRADE_ZH, NUMBERED_NAME_EN, STOP_EN, as_written
 from .quantity import NUMBER_WORD_EN, PHYSICAL_WORDS_EN, chinese_to_decimal, english_number, physical_unit
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
@@ -303,11 +304,25 @@ _WORD_FIGURE = re.compile(rf"\b(?P<n>{NUMBER_WORD_EN}|an?)(?P<half>\s+and\s+a\s+
                           r"(?P<u>years?|months?|weeks?|days?|hours?)\b(?P<and>\s+and\s+a\s+half)?", re.IGNORECASE)
 
 
+_PERIOD_AFTER = re.compile(r"\s*(?:years?|months?|weeks?|days?|hours?|minutes?)\b", re.IGNORECASE)
+
+
 @functools.lru_cache(maxsize=64)
 def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
     and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
     fact's and row's label is compared with it."""
+    # a calendar date is when the case is, no figure of it ("From April 2025" is no age of "50 and over", "2025年9月" no
+    # period of 9 months); a Chinese year alone keeps its 年 and is held only by a range of years ("1994年建成" in
+    # "1991年至2000年")
+    for d in find_dates(question):
+        if not re.fullmatch(r"\d{4}\s*年", question[d.start:d.end]):
+            question = question[:d.start] + " " * (d.end - d.start) + question[d.end:]
+    # … nor is a series member's number ("Grade 4", "Tier 2" name a member, not a figure "Under 30" would hold); a
+    # quantity after a series word stays ("Level 3 days")
+    for m in NUMBERED_NAME_EN.finditer(question):
+        if series_name(m.group(1)) and not _PERIOD_AFTER.match(question, m.end()):
+            question = question[:m.start(2)] + " " * (m.end(2) - m.start(2)) + question[m.end(2):]
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     question = as_written(question)  # 3000块钱
     # ("a day" alone is a period, as 一年 is; "a day and a half" a figure)
