@@ -912,7 +912,7 @@ def implied_cells(question: str, doc: Document) -> list:
     The cells whose row and column headers name the most of the implied names, or one of them and a class the
     question names by its ordinal ("银滩县…评了九级": the 九级伤残 row's 三类地区 cell of each table keyed by both) or by a
     word of its own ("我爸退休了…白沙县人民医院": the 二级 row's 退休人员 cell), two
-    at least (one name's row or column holds every other case's figure); at most IMPLIED_CELLS."""
+    at least (one name's row or column holds every other case's figure), most first; at most IMPLIED_CELLS."""
     implied, _ = implied_names(question, doc)
     if not implied:
         return []
@@ -941,7 +941,7 @@ def implied_cells(question: str, doc: Document) -> list:
                     period(table.column_header(x)) is not None and not _period_holds(table.column_header(x), when)
                     for x in range(len(table.rows[0])) if x != cell.col)
                 named.setdefault(n, []).append(c)
-    return named[max(named)][:IMPLIED_CELLS] if named and max(named) >= 2 else []
+    return [c for n in sorted(named, reverse=True) if n >= 2 for c in named[n]][:IMPLIED_CELLS]
 
 
 def _period_holds(header: str, when: Dated) -> bool:
@@ -1844,8 +1844,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                     for t in {alias.get(w, w) for w in _stemmed(x)} & asked if len(t) > 1 and not t.startswith("<")}
     narrated_only: set[str] = set()
     if asking_words and asked - set().union(*parts) - {"<given>", "<measure>", end}:
+        # (a table cell's row label may be the measure and its column the case: "Valuables — single item limit | Plus";
+        # of the kind of quantity asked, where the question says which: not a count of opinions for "按多少比例")
         def _says_asked(k: str) -> bool:
             return any(w >= SECTION_WEIGHT and (t in asking_words or t == "<measure>") for t, w in says[k]) \
+                or bool(about[k] & asking_words) and (dims is None or dimension_of(by_key[k].fact.object_value) in dims) \
                 or end in weight and match[k].get(end, 0.0) >= SECTION_WEIGHT
 
         if any(_says_asked(k) for k in named):
