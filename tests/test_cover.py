@@ -143,6 +143,18 @@ def test_a_date_or_a_series_member_the_question_gives_is_no_figure_a_range_holds
     assert meets("1991年至2000年", "我家是1994年的房子，2025年9月征收，成新系数取多少？")
 
 
+def test_a_number_naming_a_thing_after_its_name_is_no_figure_a_range_holds():
+    from aegis_tui.text.ranges import holding
+
+    # "Euro 5" is an emission standard, "Route 17" a road: neither is 5 or 17 g/km; an age the question gives still is
+    emissions = ["0 (zero emission)", "1–100", "101–150"]
+    assert holding(emissions, "My car is an older Euro 5 diesel. What extra do I pay on an annual permit?") is None
+    assert holding(emissions, "We live west of Route 17. What do we pay?") is None
+    assert holding(["Under 30", "30 to 39", "60 and over"], "Aged 62, what's the most the company will match?") \
+        == {"60 and over"}
+    assert holding(["Under 30", "30 to 39", "60 and over"], "I'm 62. What's the match?") == {"60 and over"}
+
+
 def test_a_range_the_question_states_picks_the_row_whose_range_contains_it():
     from aegis_tui.text.ranges import bound_numbers, holding, meets
 
@@ -2973,3 +2985,143 @@ def test_a_column_numbering_rows_counts_nothing_and_a_rows_members_stand_before_
     assert {"湖滨街道"} <= members["一类区域"] and {"白沙街道", "南湖街道"} <= members["二类区域"]
     assert not {"1", "湖滨", "东湖区", "南浦区"} & (members["一类区域"] | members["二类区域"] | members["三类区域"])
     assert implied_names("我家在南浦区南湖街道，住宅区位基准价是多少？", doc) == ({"二类区域"}, {"一类区域", "三类区域"})
+
+
+_TRAVEL_EN = ("# Travel and Expenses Policy\n\n## 6. Accommodation\n\n6.1 Hotels are booked through the travel agent, near "
+              "the place of business of the project or client visit.\n\n6.2 The maximum nightly room rate, including "
+              "breakfast where available, is set by destination tier and Band:\n\n| Destination tier | Bands 1 and 2 | "
+              "Bands 3, 4 and 5 |\n|---|---|---|\n| Tier 1 | £320 per night | £260 per night |\n| Tier 3 | £170 per night | "
+              "£140 per night |\n| Tier 4 | £140 per night | £115 per night |\n\n## 7. Daily subsistence allowance\n\n7.1 DSA "
+              "is payable for each night of a business trip, for project work and client visits alike. Project "
+              "budgets are held by the project manager.\n\n7.2 The following DSA rates apply to each full day (24 hours) "
+              "away.\n\n**Table 7.1 — Daily subsistence allowance by destination tier and "
+              "Band (GBP per day)**\n\n| Destination tier | Band 1 | Band 2 | Band 3 | Band 4 | Band 5 |\n|---|---|---|---|---|"
+              "---|\n| Tier 1 | £95.00 | £85.00 | £75.00 | £65.00 | £60.00 |\n| Tier 3 | £65.00 | £60.00 | £55.00 | £48.00 | "
+              "£42.00 |\n| Tier 4 | £50.00 | £45.00 | £40.00 | £35.00 | £32.00 |\n\n## Appendix A — Destination tiers\n\n"
+              "| Tier | Region | Cities |\n|---|---|---|\n| Tier 1 | Global hubs | Geneva, Singapore, Tokyo, Zurich |\n"
+              "| Tier 3 | Europe | Madrid, Milan, Prague, Vienna |\n| Tier 4 | United Kingdom | All UK locations outside "
+              "London, including Leeds, Bristol, Aberdeen and Belfast |\n\n## Appendix B — Bands\n\n| Job title | Band |\n"
+              "|---|---|\n| Chief Executive Officer | Band 1 |\n| Head of Procurement | Band 2 |\n| Account Director | Band 3 |\n| Senior Engineer | Band 4 |\n"
+              "| Project Coordinator | Band 5 |\n")
+
+
+def test_a_cell_listing_names_after_including_lists_members():
+    from aegis_tui.answer.pick import defined_by_members
+
+    doc, _ = structured(_TRAVEL_EN, "travel.md")
+    tiers = defined_by_members(doc)
+    assert {"Leeds", "Bristol", "Aberdeen", "Belfast"} <= tiers["Tier 4"]
+    assert not any("London" in m for m in tiers["Tier 4"])
+    assert "Vienna" in tiers["Tier 3"]
+
+
+@pytest.mark.parametrize("question, wanted", [
+    # the DSA table's caption names its measure, its unit in parentheses; the hotel table's sentence ending in a colon
+    # names the maximum nightly room rate; "for a project", narrated, is the trip's circumstance, no thing the
+    # allowance is asked of
+    ("I'm a Senior Engineer and I've been asked to spend a week in Vienna in June 2025 for a project. What's my "
+     "daily subsistence allowance there, and what's the maximum nightly hotel rate I can book?",
+     {"£48.00", "£140 per night"}),
+    ("I'm a Project Coordinator and I'll be staying three nights in Aberdeen for a site handover. What's my "
+     "full-day subsistence allowance there?", {"£32.00"}),
+])
+def test_a_job_title_and_a_city_pick_the_cell_of_their_band_and_tier(question, wanted):
+    from aegis_tui.answer.pick import _kin
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    # (two names sharing only their number are of two kinds: Tier 3's Band 3 cell is another band's)
+    assert not _kin("Tier 3", "Band 3") and _kin("Band 3", "Band 4") and _kin("High-Cost locations", "Standard locations")
+    doc, index = structured(_TRAVEL_EN, "travel.md")
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == wanted, skipped
+    ans = Answer(question=question, mode="two-stage")
+    facts = [f for f in index.facts.values() if f.fact.object_value in wanted]
+    assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
+
+
+def test_a_caption_sentence_ending_in_a_colon_names_its_tables_measure_and_end():
+    from aegis_tui.answer.factindex import caption_topic
+    from aegis_tui.answer.pick import _sides
+
+    assert caption_topic("The maximum nightly room rate, including breakfast where available, is set by tier:",
+                         whole_clause=True) == "The maximum nightly room rate"
+    assert caption_topic("The maximum nightly room rate, including breakfast, is set by tier:") == ""  # (labels)
+    doc, index = structured(_TRAVEL_EN, "travel.md")
+    [hotel] = [f for f in index.facts.values() if f.fact.object_value == "£140 per night" and "Tier 3" in f.fact.subject]
+    what, _ = _sides(hotel, doc)
+    # each "Bands" column is a class of the series, so the caption's measure counts fully, and it names the maximum
+    assert what["maximum"] == 1.0 and what["<most>"] == 1.0
+
+
+def test_a_case_narrated_for_a_purpose_restricts_only_where_a_fact_is_stated_of_it():
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    text = ("# Water charges\n\nA reconnection after disconnection for non-payment costs $85. A reconnection at the "
+            "customer's request costs $40. Meters are read for billing every quarter.\n")
+    doc, index = labelled(text, {"$85": ("reconnection after disconnection for non-payment", "costs"),
+                                 "$40": ("reconnection at the customer's request", "costs")})
+    facts = list(index.facts.values())
+    ans = Answer(question="My water was shut off for non-payment. What's the reconnection fee?", mode="two-stage")
+    assert [f.fact.object_value for f in _about_what_is_asked(facts, {}, doc, ans)] == ["$85"]
+    # the billing the narrated case is "for" is the document's word, yet no fact is stated of it: a circumstance
+    ans = Answer(question="I moved in last week and need the water on for billing. What's the reconnection fee?",
+                 mode="two-stage")
+    assert _about_what_is_asked(facts, {}, doc, ans) == facts, ans.skipped
+    # asked in the question itself, it is what the measure is asked of
+    ans = Answer(question="What's the reconnection fee for billing?", mode="two-stage")
+    assert _about_what_is_asked(facts, {}, doc, ans) == []
+
+
+def test_a_worked_sum_between_semicolons_names_no_members():
+    from aegis_tui.answer.pick import defined_by_members
+
+    doc, _ = structured("# Pet Insurance\n\n## Co-payment\n\n| Plan | Co-payment |\n|---|---|\n| Classic | 10% |\n"
+                        "| Premier | 20% |\n\n## Worked example\n\nPremier: less 20% co-payment = $5,600; within $6,000 "
+                        "sub-limit; no excess.\n", "pets.md")
+    assert not any(any(ch.isdigit() for ch in m) for ms in defined_by_members(doc).values() for m in ms)
+
+
+def test_a_section_titled_by_a_tables_name_lists_its_members_between_semicolons():
+    from aegis_tui.answer.pick import defined_by_members
+
+    doc, index = structured(
+        "# Pet Insurance\n\n## Co-payment\n\n| Plan | Dogs — Breed Group 1 | Dogs — Breed Group 2 | Dogs — Breed Group 3 |"
+        "\n|---|---|---|---|\n| Classic | 10% | 20% | 25% |\n| Premier | 5% | 15% | 20% |\n\n## Appendix 1 — Breed Groups\n\n"
+        "### Breed Group 3 — Giant breeds\n\nGreat Dane; Mastiff; Newfoundland; Saint Bernard.\n\n"
+        "### Breed Group 2 — Large breeds\n\nAkita; Boxer; Golden Retriever; Samoyed.\n\n### Breed Group 1 — All other "
+        "breeds\n\nAll breeds not listed in Breed Group 2 or 3, including (for example): Beagle; Pug; Whippet.\n", "pets.md")
+    defined = defined_by_members(doc)
+    assert defined["Breed Group 2"] == {"Akita", "Boxer", "Golden Retriever", "Samoyed"}
+    assert defined["Breed Group 3"] == {"Great Dane", "Mastiff", "Newfoundland", "Saint Bernard"}
+    question = "I started a Premier policy for my Golden Retriever in June 2025. Will I have a co-payment, and how much?"
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"15%"}, skipped
+
+
+_GRANT_EN = ("# Business Growth Grant\n\n## 7. How much you can apply for\n\n### Table 7.1 — Intervention rates and maximum "
+             "grants for full applications received on or after 1 October 2025 (Round 4)\n\n| Business size | Tier 1 intervention rate | Tier 1 maximum grant | Tier 2 intervention rate | "
+             "Tier 2 maximum grant |\n| --- | --- | --- | --- | --- |\n| Micro | 50% | £25,000 | 40% | £20,000 |\n"
+             "| Small | 45% | £50,000 | 35% | £40,000 |\n\n## Appendix A — Area Tier by town and postcode district\n\n"
+             "| Local authority area | Towns and settlements | Postcode districts | Tier |\n| --- | --- | --- | --- |\n"
+             "| Kelsby City | Kelsby city centre, Kelsby Docks, Eastgate | NM1, NM2, NM3 | Tier 1 |\n"
+             "| Kelsby City | Almscliffe, Moorside, Thorpe Hill | NM4, NM5, NM7 | Tier 2 |\n"
+             "| Northmoor Coast | Port Ellery, Gullhaven | NM30, NM31 | Tier 1 |\n"
+             "| Northmoor Coast | Seacombe, Redcastle, Sandholme | NM32, NM33 | Tier 2 |\n")
+
+
+def test_a_series_member_opening_a_tables_headers_is_a_name_its_appendix_places_towns_and_codes_in():
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, index = structured(_GRANT_EN, "grant.md")
+    defined = defined_by_members(doc)
+    # "Tier 1 intervention rate" keys the table by Tier 1; the appendix's rows of towns and lists of postcode
+    # districts (codes, no figures) name its members; a local authority area under both tiers is neither's
+    assert {"Seacombe", "Redcastle", "Moorside", "NM32", "NM4"} <= defined["Tier 2"]
+    assert {"Eastgate", "Port Ellery", "NM1"} <= defined["Tier 1"]
+    assert not any("Kelsby City" in ms or "Northmoor Coast" in ms for ms in defined.values())
+    question = "I run a small joinery workshop in Seacombe. What is the maximum grant I can get?"
+    assert "Tier 2" in implied_names(question, doc)[0]
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"£40,000"}, skipped

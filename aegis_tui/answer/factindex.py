@@ -1415,6 +1415,9 @@ _COUNTED_BOUND_ZH = re.compile(r"(?P<per>(?:每(?:人次|人|户|月|天|日|年
 _TOPIC_END = re.compile(r"按|根据|依据|如下|见下表|详见|为|由|是|应|须|实行|执行")
 # a measure's name alone: Chinese words without a verb a topic ends at, nor one that lists or scopes
 _BARE_MEASURE = re.compile(rf"(?:(?!{_TOPIC_END.pattern}|见|包括|下列|以下|如|对|在)[{CJK_RANGE}])+")
+# … an English one's verb, which only a whole clause is read to (labels keep to Chinese topics)
+_TOPIC_END_EN = re.compile(r"\b(?:is|are|will|shall|must|depends?|var(?:y|ies)|appl(?:y|ies))\b", re.IGNORECASE)
+TOPIC_WORDS_EN = 6
 _BOUND_VERB = re.compile(r"不得?(?:超过|低于|高于|少于|多于)")
 
 
@@ -1434,7 +1437,8 @@ def caption_topic(caption: str, *, whole_clause: bool = False) -> str:
     is about what it bounds ("公积金贷款额度不得超过下表所列最高限额")."""
     first, *rest = re.split(r"[，,；;：:。]", caption, maxsplit=1)
     first = first.strip()
-    m = _TOPIC_END.search(first)
+    english = whole_clause and first.isascii()
+    m = (_TOPIC_END_EN if english else _TOPIC_END).search(first)
     if whole_clause:
         # (… or up to the bound it sets: "公积金贷款额度不得超过下表所列最高限额")
         m = min((x for x in (m, _BOUND_VERB.search(first)) if x), key=lambda x: x.start(), default=None)
@@ -1442,7 +1446,10 @@ def caption_topic(caption: str, *, whole_clause: bool = False) -> str:
     else:
         topic = first[: m.start()] if m else ""
     topic = topic.strip()
-    return topic if 2 <= len(topic) <= 12 and not any(ch.isdigit() for ch in topic) else ""
+    # (an English topic is as short in words as a Chinese one in characters: "The maximum nightly room rate, including
+    # breakfast…, is set by destination tier and Band:")
+    short = len(topic.split()) <= TOPIC_WORDS_EN if english else len(topic) <= 12
+    return topic if 2 <= len(topic) and short and not any(ch.isdigit() for ch in topic) else ""
 
 
 class IndexStore:

@@ -98,6 +98,7 @@ from .structural import (
     classes,
     clause_start,
     clause_topic,
+    header_name,
     names,
     ordinal_apart,
     short_title,
@@ -333,7 +334,9 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
         for m in DEFINED_BY_SEMICOLONS_EN.finditer(doc.text):
             # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
             if any(_names(k, name := m.group("name").strip()) for k in keys):
-                out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y))
+                # (a name, no figure: "Premier: less 20% co-payment = $5,600; …" is a worked sum)
+                out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y)
+                                                   if not any(ch.isdigit() for ch in x))
         for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items(),
                               *_defined_by_yes(doc, keys).items()]:
             out.setdefault(name, set()).update(members)
@@ -418,11 +421,30 @@ def _member_zh(text: str) -> str:
 
 def _table_keys(doc: Document) -> dict[int, list[str]]:
     """The column and row headers of each of the document's tables of figures (a cell holding a digit), by table,
-    none listing things ("云溪县、松岩县、白沙县" groups members, it names no category)."""
-    return {t.index: [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)),
-                                  *t.row_headers()] if h and not LISTING_CELL.match(h)]
-            for t in doc.structure.tables
+    none listing things ("云溪县、松岩县、白沙县" groups members, it names no category); an English header opening with
+    a series' member names that member too ("Tier 1 intervention rate" beside "Tier 1 maximum grant": Tier 1)."""
+    def keys(t) -> list[str]:
+        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *t.row_headers()]
+                 if h and not LISTING_CELL.match(h)]
+        return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip())) and m.group() != h.strip()
+                               and series_name(m.group(1))})
+
+    return {t.index: keys(t) for t in doc.structure.tables
             if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)}
+
+
+_INCLUDING_EN = re.compile(r"(?:^|,\s*|\s)(?:including|such\s+as|namely)\s+", re.IGNORECASE)
+
+
+def _cell_list(text: str) -> str:
+    """The part of a table cell that lists things one by one: the whole cell ("Riverside Park; Alder Beach Park; …",
+    "龙潭镇、石门乡、…"), or what an English cell lists after "including" ("All UK locations outside London, including
+    Manchester, Birmingham, … Aberdeen and Belfast"); '' when it lists nothing."""
+    text = text.strip()
+    if LISTING_CELL.match(text):
+        return text
+    m = _INCLUDING_EN.search(text) if text.isascii() else None
+    return tail if m and LISTING_CELL.match(tail := text[m.end():].strip().rstrip(".")) else ""
 
 
 def _items(text: str) -> set[str]:
@@ -441,7 +463,7 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
     out: dict[str, set[str]] = {}
     # (what the document's tables list one by one, "南京、苏州、成都、武汉", is named as a member where it is listed)
     listed = {x for t in doc.structure.tables for row in t.rows[t.header_rows:] for c in row
-              if LISTING_CELL.match(c.text.strip()) for x in _items(c.text)}
+              if (part := _cell_list(c.text)) for x in _items(part)}
     for table in doc.structure.tables:
         if table.rows and any(FORMER_HEADER.search(table.column_header(c) or "") for c in range(len(table.rows[0]))):
             continue  # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now)
@@ -475,8 +497,8 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
                     members = {x for r in body if (x := table.row_header(r)) and not any(ch.isdigit() for ch in x)}
                     # (rows labelled by a number, "| B-11 | 项目管理专业人士（PMP） | …": the column of names says them)
                     members = members or _name_column(table)
-                    members |= {x for r in body for c in table.rows[r] if LISTING_CELL.match(c.text.strip())
-                                for x in _items(c.text)}
+                    members |= {x for r in body for c in table.rows[r] if (part := _cell_list(c.text))
+                                for x in _items(part)}
                 out.setdefault(name, set()).update(x for x in members if x != name)
     return out
 
@@ -585,7 +607,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                 x for c in table.rows[r] if c.col < named[0].col and c is not parent and c.col not in numbering
                 for x in _items(c.text))
             continue
-        lists = [c.text for c in table.rows[r] if LISTING_CELL.match(c.text.strip())]
+        lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
                                      if any(x in k if i == 0 else x == k for k in keys)), "")):
             # (not the columns of a table of figures it lists, "| Cancer | 30 days | Essential Cover, Classic Lifetime,
@@ -607,8 +629,8 @@ def _member_named(table, cell, keys) -> str:
     return f"{header} {n}" if any(n in _numbered(k, {series}).get(series, ()) for k in keys) else ""
 
 
-# a cell of codes, no figure: "P1 – P40", "G9", "Q1–Q24"
-_CODES_CELL = re.compile(r"[A-Z]{1,3}\d+(?:\s*[–—~-]\s*[A-Z]{0,3}\d+)?")
+# a cell of codes, no figure: "P1 – P40", "G9", "Q1–Q24", a list of them ("NM4, NM5, NM7")
+_CODES_CELL = re.compile(r"[A-Z]{1,3}\d+(?:\s*[–—~-]\s*[A-Z]{0,3}\d+)?(?:\s*,\s*[A-Z]{1,3}\d+)*")
 
 
 def _category_named(text: str, keys) -> str:
@@ -656,6 +678,9 @@ def _aliases(label: str) -> list[str]:
     return [label.strip(), m.group(2).strip(), m.group(1).strip()] if m else [label.strip()]
 
 
+_CJK = re.compile(f"[{CJK_RANGE}]")
+
+
 def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
     """Names a document defines by the lines under a heading naming them, when a table of figures is keyed by them
     ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
@@ -667,7 +692,7 @@ def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[
     for i, heading in enumerate(headings):
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(heading.text.lstrip("#").strip()))
         end = headings[i + 1].start if i + 1 < len(headings) else len(doc.text)
-        if name.isascii():
+        if not _CJK.search(name):  # (English, dashes and all: "Breed Group 2 — Large breeds")
             # (an English section over a category a table's row or column is keyed by, listing its kinds after a
             # colon: "### F5. Complementary therapy" over "…the following therapies …: physiotherapy, hydrotherapy,
             # acupuncture, chiropractic treatment and massage therapy.")
@@ -679,6 +704,18 @@ def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[
                            and not any(ch.isdigit() for x in listed for ch in x) for x in listed}
                 if members:
                     out.setdefault(key, set()).update(members - {key})
+            # (… or a section titled by the name a table's header names, its gloss after a dash, whose paragraph
+            # lists names between semicolons: "### Breed Group 2 — Large breeds" over "Akita; Alaskan Malamute; …;
+            # Weimaraner." where the co-payment table has a "Dogs — Breed Group 2" column)
+            elif (titled := re.split(r"\s+[—–]\s+", name)[0].strip()) and len(titled.split()) > 1 \
+                    and any(not _CJK.search(k) and _names(k, titled) for k in keys):
+                for paragraph in doc.text[heading.end:end].split("\n\n"):
+                    # (the whole paragraph, or what it lists after its colon: "All breeds not listed in Breed Group 2,
+                    # including (for example): Beagle; Pug; Whippet.")
+                    listed = paragraph.rsplit(":", 1)[-1].strip().rstrip(".")
+                    items = [x for y in listed.split(";") for x in _member_en(y)]
+                    if len(items) >= LISTING and ";" in listed and not any(ch.isdigit() for x in items for ch in x):
+                        out.setdefault(titled, set()).update(set(items) - {titled})
             continue
         if len(name) < 2 or not any(name in k for k in keys):
             continue
@@ -1000,7 +1037,8 @@ def _kin(a: str, b: str) -> bool:
         # (or, of names of one length, all but the first character: "A级", "C级")
         return a[-2:] == b[-2:] or len(a) == len(b) > 1 and a[1:] == b[1:]
     x, y = a.lower().split(), b.lower().split()
-    return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1])
+    # (not by an ordinal alone: "Tier 3" and "Band 3" are of two kinds)
+    return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1] and not (x[-1].isdigit() or len(x[-1]) == 1))
 
 
 def _ordinal_named(question: str, header: str, headers) -> bool:
@@ -1074,9 +1112,13 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     for a clause its section half), and who it is about (its subject: for a cell, the row label)."""
     what: dict[str, float] = {}
 
-    def add(text: str, w: float) -> None:
+    def add(text: str, w: float, measure: bool = False) -> None:
         for t in _stemmed(text):
             what[t] = max(what.get(t, 0.0), w)
+        # (a table's caption naming its measure names the end its values are, as a label would: "The maximum nightly
+        # room rate … is set by destination tier and Band:" over "£240 per night")
+        for e in named_ends(text) if measure else ():
+            what[f"<{e}>"] = max(what.get(f"<{e}>", 0.0), w)
 
     add(f.fact.predicate, 1.0)
     add(f.fact.object_value, SECTION_WEIGHT)  # its unit says what it measures too: "per mile", "天"
@@ -1094,17 +1136,22 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     # (a table whose columns are classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", gives one measure
     # across them: its caption's title, or its article's, says what each cell is, as a column header would)
     measure = 1.0 if found is not None and classes(found[0], found[1].col) else SECTION_WEIGHT
-    if short_title(caption, MATCH_CAPTION_EN if caption.isascii() else MATCH_CAPTION):
-        add(caption, measure)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
+    # (a caption's unit in parentheses is no part of the title's length, as a header's is none of its name: "Daily
+    # subsistence allowance by destination tier and Band (GBP per day)")
+    if short_title(header_name(caption), MATCH_CAPTION_EN if caption.isascii() else MATCH_CAPTION):
+        add(caption, measure, True)  # a title ("疗休养补助标准如下"), not a sentence about the whole table
     elif caption and (last := re.split(r"[，,；;。]", caption)[-1].strip()) and TABLE_POINTER.search(last) \
             and len(last) <= MATCH_CAPTION \
             and admitted_dimensions(found[0].column_header(found[1].col)) is None:
         # … but a sentence's clause pointing to the table says what its values are ("…政策范围内费用，起付线以上部分按
         # 下表比例支付"), when their column's header does not ("职工医保（退休）"; not "职工医保支付比例")
-        add(last, SECTION_WEIGHT)
-    if caption and TABLE_POINTER.search(caption) and (topic := caption_topic(caption, whole_clause=True)):
+        add(last, SECTION_WEIGHT, True)
+    # (a sentence ending in a colon over the table points to it as "下表" does: "The maximum nightly room rate, … is
+    # set by destination tier and Band:")
+    if caption and (TABLE_POINTER.search(caption) or found[0].caption.rstrip().endswith((":", "："))) \
+            and (topic := caption_topic(caption, whole_clause=True)):
         # … and the sentence's topic says what they measure ("失业保险金的领取期限，根据…确定，具体如下表")
-        add(topic, measure)
+        add(topic, measure, True)
     add(f.section, SECTION_WEIGHT)
     if found is None and offset is not None and (topic := _lead_topic(doc, offset)):
         # (a list item's lead-in says what its values are, as a table's caption does: "会议邀请外部专家授课、演讲的，讲课费按照
@@ -1579,7 +1626,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 m = m if given_digits[t] & own_figures else 0.0
             if m:
                 ms[t] = m
-        if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)):
+        if end in weight and (m := next((w for read, w in _end_readings(f.fact) if read == ends), 0.0)
+                              or what.get(end, 0.0)):
             ms[end] = m
             ms.update({t: max(ms.get(t, 0.0), m) for t in end_words & asked})
         if given in weight and f.key in meeting:

@@ -19,6 +19,7 @@ from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
 from .pick import (
+    ASKING_SENTENCE,
     catch_all,
     choose,
     held_terms,
@@ -428,20 +429,21 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
 
     if not facts:
         return facts
-    things = []
-    for m in ASKED_OF_EN.finditer(ans.question):
-        # ("forgot about it for six weeks": a figure the question gives, not a thing it asks a measure of)
-        if not find_quantities(m.group("x")) and (words := held_terms(m.group("x"), doc)):
-            things.append((m.group("x"), words))
-    for m in ASKED_OF_ZH.finditer(ans.question):
-        x = m.group("x")
-        if x in doc.text and not PERIOD_WORDS.search(x) and not QUESTION_WORDS.search(x) and not find_quantities(x):
-            things.append((x, None))
-    if not things:
+    things, narrated = [], []
+    for sentence, asking in _asking_sentences(ans.question):
+        for m in ASKED_OF_EN.finditer(sentence):
+            # ("forgot about it for six weeks": a figure the question gives, not a thing it asks a measure of)
+            if not find_quantities(m.group("x")) and (words := held_terms(m.group("x"), doc)):
+                (things if asking else narrated).append((m.group("x"), words))
+        for m in ASKED_OF_ZH.finditer(sentence):
+            x = m.group("x")
+            if x in doc.text and not PERIOD_WORDS.search(x) and not QUESTION_WORDS.search(x) and not find_quantities(x):
+                (things if asking else narrated).append((x, None))
+    if not things and not narrated:
         return facts
     # (a thing named through a member of a name the document defines is named by that name: "my Great Dane" by the
     # "Giant breed dogs" row, Appendix A listing Great Danes as giant breeds)
-    by_name = {x: implied_by(ans.question, doc, x) for x, _ in things}
+    by_name = {x: implied_by(ans.question, doc, x) for x, _ in things + narrated}
 
     def names(f, thing) -> bool:
         x, words = thing
@@ -449,6 +451,13 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
         return (x in text if words is None else shares_terms(text, words)) \
             or any(names_name(text, n) for n in by_name[x])
 
+    # (what the case narrated before the question is "for" is its circumstance — "asked to spend a week in Vienna for a
+    # project. What's my full-day subsistence allowance?" — unless a fact is stated of it, "My water was shut off for
+    # non-payment. What's the reconnection fee?" asking the fee for non-payment where the document gives one, or it is
+    # a member of a name the document defines: "a Premier policy for my Golden Retriever" asks of its breed group)
+    things += [t for t in narrated if by_name[t[0]] or any(names(f, t) for f in facts)]
+    if not things:
+        return facts
     inside = [f for f in facts if any(names(f, t) for t in things)]
     if len(inside) == len(facts):
         return facts
@@ -456,6 +465,14 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     ans.skip([f for f in facts if f not in inside],
              f"it is not about what the question asks it of ({asked}), which the document names")
     return inside
+
+
+def _asking_sentences(question: str) -> list[tuple[str, bool]]:
+    """The question's sentences, each with whether it asks: one ending in a question mark, where any does; else
+    every sentence asks ("Tell me the cap for dental.")."""
+    sentences = [x for x in ASKING_SENTENCE.split(question) if x and x.strip()]
+    marked = [x.rstrip().endswith(("?", "？")) for x in sentences]
+    return list(zip(sentences, marked if any(marked) else [True] * len(sentences)))
 
 
 def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:

@@ -9,8 +9,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..text.document import Document
-from ..text.entities import mentions, paired_units, units
-from ..text.lexicon import NEGATED_EN
+from ..text.entities import mentions, paired_units, series_name, units
+from ..text.lexicon import NEGATED_EN, NUMBERED_NAME_EN
 from ..text.quantity import QuantityMatch
 from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
@@ -76,8 +76,18 @@ def classes(table, col: int) -> bool:
 
     if any(bare(mine, h) for h in heads):
         return True
+    # (… or a group of a series' members by their numbers and nothing more, beside another of that series: "Bands 1
+    # and 2" beside "Bands 3, 4 and 5")
+    if (group := _series_group(mine)) and any(_series_group(h) == group for h in heads):
+        return True
     return not mine.isascii() and len(mine) > 2 and any(
         h[-2:] == mine[-2:] and any(bare(h, x) for x in heads) for h in heads)
+
+
+def _series_group(header: str) -> str:
+    """The series a header names members of by their numbers alone ("Bands 3, 4 and 5" → band), else ''."""
+    m = NUMBERED_NAME_EN.fullmatch(header)
+    return series_name(m.group(1)) if m else ""
 
 
 def header_units(text: str) -> list[str]:

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from .dates import find_dates
 from .entities import series_name, stem
 from .lexicon import CJK_RANGE, GRADE_ZH, NUMBERED_NAME_EN, STOP_EN, as_written
-from .quantity import NUMBER_WORD_EN, PHYSICAL_WORDS_EN, chinese_to_decimal, english_number, physical_unit
+from .quantity import (
+    NUMBER_WORD_EN,
+    PHYSICAL_WORDS_EN,
+    chinese_to_decimal,
+    english_number,
+    find_quantities,
+    physical_unit,
+)
 
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
 # ("x", "%", "万元", "周岁"; in English only a unit word, not any word: "I'm 70 and …" is 70); four groups
@@ -304,6 +311,8 @@ _WORD_FIGURE = re.compile(rf"\b(?P<n>{NUMBER_WORD_EN}|an?)(?P<half>\s+and\s+a\s+
                           r"(?P<u>years?|months?|weeks?|days?|hours?)\b(?P<and>\s+and\s+a\s+half)?", re.IGNORECASE)
 
 
+# a number after a capitalised name inside a sentence ("an older Euro 5 diesel", "west of Route 17")
+_NAMED_NUMBER = re.compile(r"(?<=[a-z,]\s)[A-Z][a-z]+\s+(\d{1,3})\b(?![.,:]?\d)")
 _PERIOD_AFTER = re.compile(r"\s*(?:years?|months?|weeks?|days?|hours?|minutes?)\b", re.IGNORECASE)
 
 
@@ -323,6 +332,11 @@ def _given(question: str) -> tuple[Interval, ...]:
     for m in NUMBERED_NAME_EN.finditer(question):
         if series_name(m.group(1)) and not _PERIOD_AFTER.match(question, m.end()):
             question = question[:m.start(2)] + " " * (m.end(2) - m.start(2)) + question[m.end(2):]
+    # … nor a bare number after a name inside a sentence ("an older Euro 5 diesel", "west of Route 17"): it names
+    # the thing, as a series member's does; not after the sentence's first word ("Aged 62") nor "I'm"
+    for m in _NAMED_NUMBER.finditer(question):
+        if not any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(question[m.start(1):m.end(1) + 16])):
+            question = question[:m.start(1)] + " " * (m.end(1) - m.start(1)) + question[m.end(1):]
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     question = as_written(question)  # 3000块钱
     # ("a day" alone is a period, as 一年 is; "a day and a half" a figure)
