@@ -3125,3 +3125,17 @@ def test_a_series_member_opening_a_tables_headers_is_a_name_its_appendix_places_
     assert "Tier 2" in implied_names(question, doc)[0]
     picked, skipped = choose_noting_skips(question, doc, index.facts.values())
     assert picked == {"£40,000"}, skipped
+
+
+def test_a_number_that_is_a_names_is_no_figure_of_a_rule():
+    from aegis_tui.text.ranges import named_number
+
+    text = ("# Resident permits\n\n## Diesel surcharge\n\nA surcharge of £60 per annual permit applies to diesel vehicles "
+            "that do not meet the Euro 6 emission standard.\n")
+    assert named_number(text, text.index("6 emission")) and not named_number(text, text.index("60"))
+    doc, index = labelled(text, {"£60": ("diesel vehicles", "surcharge per annual permit"),
+                                 "6": ("diesel vehicles", "do not meet the Euro")})
+    picked, reasons = chosen_values("My car is an older Euro 5 diesel. What surcharge do I pay on an annual permit?",
+                                    doc, index)
+    assert picked == {"£60"}, reasons
+    assert any("numbers a name" in why for why in reasons.values()), reasons

@@ -66,7 +66,16 @@ from ..text.lexicon import (
     as_written,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
-from ..text.ranges import bound_numbers, holding, intervals, meets, ordinal_matches, ordinals, other_ordinal
+from ..text.ranges import (
+    bound_numbers,
+    holding,
+    intervals,
+    meets,
+    named_number,
+    ordinal_matches,
+    ordinals,
+    other_ordinal,
+)
 from ..text.structure import (
     article_title,
     current,
@@ -1658,6 +1667,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # 某职工本人工资为6,000元…", "问：朋友开车来我家，停了三个小时…？"): they answer no question about the rule
     example = {k for k in named if (at := key_offset(k)) is not None and illustrative(doc, at)}
     named -= example
+    # … nor is a bare number that is a name's ("… that do not meet the Euro 6 emission standard": no quantity of 6)
+    name_numbers = {k for k in named if dimension_of(by_key[k].fact.object_value) == "number"
+                    and named_number(by_key[k].fact.source_text, value_at(by_key[k].fact))}
+    named -= name_numbers
     # … and a value a change replaced ("由相当于2个月租金降为相当于1个月租金", a table's 原规定 column) is no longer the rule
     # (unless the question asks the former rule by its name: "按原办法算", "2022版的标准")
     # (… or gives the day of its case before the document takes effect: "2025年1月去成都出差", "a policy bought in
@@ -1916,6 +1929,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    if k in wrong else
                    "it is a figure of a worked example or of a question the document poses, not of its rule"
                    if k in example else
+                   "its value numbers a name in its clause (\"Euro 6\"), no quantity" if k in name_numbers else
                    "it is the former value of a change, which the document replaced" if k in former else
                    "it is the rule in force after the date the question gives" if k in later else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else

@@ -317,6 +317,12 @@ _PERIOD_AFTER = re.compile(r"\s*(?:years?|months?|weeks?|days?|hours?|minutes?)\
 
 
 @functools.lru_cache(maxsize=64)
+def named_number(text: str, at: int) -> bool:
+    """Whether the bare number at offset at of a text is a name's, after a capitalised word inside a sentence ("diesel
+    vehicles that do not meet the Euro 6 emission standard"), not a quantity."""
+    return any(m.start(1) == at for m in _NAMED_NUMBER.finditer(text))
+
+
 def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
     and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
@@ -334,7 +340,7 @@ def _given(question: str) -> tuple[Interval, ...]:
             question = question[:m.start(2)] + " " * (m.end(2) - m.start(2)) + question[m.end(2):]
     # … nor a bare number after a name inside a sentence ("an older Euro 5 diesel", "west of Route 17"): it names
     # the thing, as a series member's does; not after the sentence's first word ("Aged 62") nor "I'm"
-    for m in _NAMED_NUMBER.finditer(question):
+    for m in _NAMED_NUMBER.finditer(question):  # (named_number's)
         if not any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(question[m.start(1):m.end(1) + 16])):
             question = question[:m.start(1)] + " " * (m.end(1) - m.start(1)) + question[m.end(1):]
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
