@@ -435,8 +435,8 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
     def keys(t) -> list[str]:
         heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *t.row_headers()]
                  if h and not LISTING_CELL.match(h)]
-        return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip())) and m.group() != h.strip()
-                               and series_name(m.group(1))})
+        return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip()))
+                               and m.group() != h.strip() and series_name(m.group(1))})
 
     return {t.index: keys(t) for t in doc.structure.tables
             if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)}
@@ -694,7 +694,9 @@ def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[
     """Names a document defines by the lines under a heading naming them, when a table of figures is keyed by them
     ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
     住宿费 table has a 二类城市 column): each line's members (after its colon, if it has one), a note's ("注：…") not; in
-    English, what a sentence of the section lists after its colon (three things at least, none with a figure)."""
+    English, what a sentence of the section lists after its colon (three things at least, none with a figure), or a
+    paragraph of names between semicolons under a title a table's header names before its dash ("### Breed Group 2 —
+    Large breeds")."""
     keys = [k for ks in keyed.values() for k in ks]
     out: dict[str, set[str]] = {}
     headings = doc.structure.headings

@@ -341,7 +341,8 @@ def _given(question: str) -> tuple[Interval, ...]:
     # … nor a bare number after a name inside a sentence ("an older Euro 5 diesel", "west of Route 17"): it names
     # the thing, as a series member's does; not after the sentence's first word ("Aged 62") nor "I'm"
     for m in _NAMED_NUMBER.finditer(question):  # (named_number's)
-        if not any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(question[m.start(1):m.end(1) + 16])):
+        after = question[m.start(1):m.end(1) + 16]
+        if not any(q.start == 0 and q.quantity.dimension != "number" for q in find_quantities(after)):
             question = question[:m.start(1)] + " " * (m.end(1) - m.start(1)) + question[m.end(1):]
     question = GRADE_ZH.sub(r"\1级", question)  # 三甲医院: a hospital of the third level
     question = as_written(question)  # 3000块钱
