@@ -687,9 +687,6 @@ def _aliases(label: str) -> list[str]:
     return [label.strip(), m.group(2).strip(), m.group(1).strip()] if m else [label.strip()]
 
 
-_CJK = re.compile(f"[{CJK_RANGE}]")
-
-
 def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
     """Names a document defines by the lines under a heading naming them, when a table of figures is keyed by them
     ("### 二、二类城市（43个）" over "1. 直辖市：天津市、重庆市；" and "2. 省会城市…：石家庄、…、杭州、…；", where the
@@ -703,7 +700,7 @@ def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[
     for i, heading in enumerate(headings):
         name = re.sub(r"\s*[（(][^（）()]*[）)]\s*$", "", title_of(heading.text.lstrip("#").strip()))
         end = headings[i + 1].start if i + 1 < len(headings) else len(doc.text)
-        if not _CJK.search(name):  # (English, dashes and all: "Breed Group 2 — Large breeds")
+        if not CJK.search(name):  # (English, dashes and all: "Breed Group 2 — Large breeds")
             # (an English section over a category a table's row or column is keyed by, listing its kinds after a
             # colon: "### F5. Complementary therapy" over "…the following therapies …: physiotherapy, hydrotherapy,
             # acupuncture, chiropractic treatment and massage therapy.")
@@ -719,7 +716,7 @@ def _defined_under_headings(doc: Document, keyed: dict[int, list[str]]) -> dict[
             # lists names between semicolons: "### Breed Group 2 — Large breeds" over "Akita; Alaskan Malamute; …;
             # Weimaraner." where the co-payment table has a "Dogs — Breed Group 2" column)
             elif (titled := re.split(r"\s+[—–]\s+", name)[0].strip()) and len(titled.split()) > 1 \
-                    and any(not _CJK.search(k) and _names(k, titled) for k in keys):
+                    and any(not CJK.search(k) and _names(k, titled) for k in keys):
                 for paragraph in doc.text[heading.end:end].split("\n\n"):
                     # (the whole paragraph, or what it lists after its colon: "All breeds not listed in Breed Group 2,
                     # including (for example): Beagle; Pug; Whippet.")
