@@ -267,3 +267,18 @@ def test_a_chinese_table_s_caption_leads_its_sentences_once_when_the_label_leave
     assert report.all_passed, [f.failed_rules for f in report.facts]
     text = REALIZER.realize(report, doc)
     assert "二类区域前期物业服务费基准价：一级高层住宅为2.62元。三级高层住宅为1.81元。单位最低比例为5%。" in text
+
+
+def test_a_number_naming_a_thing_in_a_caption_is_no_stray_quantity():
+    # the cell's sentence names its column, "2025 Scheme", an edition by its year (as "Euro 6" names a standard by
+    # its number): no quantity a fact need state, so the sentence stands
+    doc = Document.from_text("# Awards\n\n**Table 3 — Ashcombe Compact Award (one-off, Year 1)**\n\n"
+                             "| Partnership level | 2025 Scheme |\n|---|---|\n| Core Partner | £1,000 |\n"
+                             "| Associate Partner | £500 |\n", "awards.md")
+    facts = [{"subject": "Core Partner", "predicate": "2025 Scheme", "object_value": "£1,000", "fact_type": "numeric",
+              "source_text": "| Core Partner | £1,000 |"}]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.all_passed, [(fv.fact.object_value, fv.failed_rules) for fv in report.facts]
+    realizer = EntityAwareRealizer()
+    text = realizer.realize(report, doc)
+    assert "£1,000" in text and not realizer.unsaid, text

@@ -25,6 +25,11 @@ def role_of(text: str, number: str, nth: int = 0):
 @pytest.mark.parametrize("text, number, role", [
     # section, article and list numbers
     ("6.2 Business meals\nClients are hosted at $80 per head.", "6.2", Role.SECTION),
+    # a run-in item's number after a colon or a semicolon ("注：1.家庭人口…；2.家庭总资产净值…"), not a decimal or a count
+    ("注：1.家庭人口按规定确定；2.家庭总资产净值扣除负债。", "2", Role.SECTION),
+    ("注：1.家庭人口按规定确定；2.家庭总资产净值扣除负债。", "1", Role.SECTION),
+    ("倍数为1.5倍；共2、3个。", "1.5倍", Role.VALUE),
+    ("家庭总资产净值符合附件1规定的准入标准。", "1", Role.SECTION),  # an appendix's number
     ("4. Lodging\nRooms cost $200 per night.", "4", Role.SECTION),
     ("## 3 Scope\nAll staff.", "3", Role.SECTION),
     ("As set out in 6.2, meals are capped.\n\n6.2 Meals\nText.", "6.2", Role.SECTION),

@@ -166,6 +166,9 @@ def _sentence_start(document: Document, offset: int) -> int:
     return start
 
 
+_EDITION_YEAR = re.compile(r"(?:19|20)\d\d\s+[A-Z][a-z]+\b")  # an edition's year before its name ("2025 Scheme")
+
+
 class EntityAwareRealizer:
     """Groups verified facts by subject and renders them with per-family templates in the document's language.
     After realize(), unsaid holds the verified facts the answer does not state (no subject to write, or a
@@ -207,8 +210,11 @@ class EntityAwareRealizer:
             # (a caption leads the first of its table's sentences in a row, not each)
             sentence = (lead if lead != led else "") + sentence if sentence else sentence
             # the guard: a sentence carrying any number that no verified fact states is dropped whole, and its
-            # facts are not said (unsaid: the caller takes them out of the answer's report)
-            if sentence and not (stray := [m.quantity for m in find_quantities(sentence) if m.quantity not in allowed]):
+            # facts are not said (unsaid: the caller takes them out of the answer's report); a year naming an
+            # edition is no quantity it states ("Core Partner — 2025 Scheme: £1,000.")
+            if sentence and not (stray := [m.quantity for m in find_quantities(sentence) if m.quantity not in allowed
+                                           and not (m.quantity.dimension == "date"
+                                                    and _EDITION_YEAR.match(sentence, m.start))]):
                 sentences.append(sentence)
                 led = lead
             else:

@@ -12,6 +12,7 @@ from ..text.document import Document
 from ..text.entities import mentions, paired_units, series_name, units
 from ..text.lexicon import NEGATED_EN, NUMBERED_NAME_EN
 from ..text.quantity import QuantityMatch
+from ..text.ranges import ordinal_matches
 from ..text.roles import Role, number_roles, role_at
 from ..text.structure import Cell, Structure, Table
 from .report import CheckResult
@@ -170,7 +171,20 @@ def _setting_apart(own: str, other: str) -> tuple[frozenset[str], frozenset[str]
     if a.isascii() and b.isascii():
         return tuple(paired_units(part, singles=True) for part in distinct(own, other))  # type: ignore
     i, j = _shared_ends(a, b)
-    return paired_units(a, i, len(a) - j), paired_units(b, i, len(b) - j)
+    return _apart(a, i, len(a) - j), _apart(b, i, len(b) - j)
+
+
+def _apart(text: str, start: int, end: int) -> frozenset[str]:
+    """paired_units of the part of a Chinese header that sets it apart; where that part is an ordinal's ("首" of 首套住房
+    beside 第二套住房), the ordinal too, as ordinal_units writes it, and its 首 no word alone (首付 names no 首套住房)."""
+    out = paired_units(text, start, end)
+    held = {f"#{n}{counter}" for a, b, n, counter in ordinal_matches(text) if counter and a <= start and b >= end}
+    return out - {"首"} | held if held else out
+
+
+def ordinal_units(text: str) -> set[str]:
+    """The ordinals a question names, each with what it counts ("二套房", "第二套" → #2套): what _apart matches."""
+    return {f"#{n}{counter}" for _, _, n, counter in ordinal_matches(text) if counter}
 
 
 def names(label: str, name: str) -> bool:
@@ -276,7 +290,7 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
 
     # a question: its words joined as paired_units joins them, and its single units for a header set apart by
     # one ("Tier 1" beside "Tier 2", 月 beside 年)
-    mine = paired_units(label, singles=True) if derived else set(units(label))
+    mine = paired_units(label, singles=True) | ordinal_units(label) if derived else set(units(label))
     for other in others:
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内

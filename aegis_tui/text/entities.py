@@ -36,18 +36,37 @@ _SEGMENTER_LOCK = threading.Lock()
 
 def _segmenter():
     with _SEGMENTER_LOCK:
-        if not _SEGMENTER:
-            import logging
-            import warnings
+        return _segmenter_locked()
 
-            with warnings.catch_warnings():  # (it imports pkg_resources where it can, which newer setuptools warns of)
-                warnings.simplefilter("ignore")
-                import jieba  # (lazy: its dictionary takes about a second to load, once a process)
-            jieba.setLogLevel(logging.CRITICAL + 10)  # (it logs its loading, and a cache it cannot write, at length)
-            tokenizer = jieba.Tokenizer()
-            tokenizer.initialize()
-            _SEGMENTER.append(tokenizer)
+
+def _segmenter_locked():
+    """The segmenter, loaded on first use; the caller holds _SEGMENTER_LOCK."""
+    if not _SEGMENTER:
+        import logging
+        import warnings
+
+        with warnings.catch_warnings():  # (it imports pkg_resources where it can, which newer setuptools warns of)
+            warnings.simplefilter("ignore")
+            import jieba  # (lazy: its dictionary takes about a second to load, once a process)
+        jieba.setLogLevel(logging.CRITICAL + 10)  # (it logs its loading, and a cache it cannot write, at length)
+        tokenizer = jieba.Tokenizer()
+        tokenizer.initialize()
+        _SEGMENTER.append(tokenizer)
     return _SEGMENTER[0]
+
+
+_TAGS: list = []
+
+
+def _tag(word: str) -> str:
+    """The part of speech the segmenter's dictionary gives a word ("用": p, a preposition; "收": v, a verb); '' for a
+    word it does not hold. Its table (the dictionary's own, read once a process) comes with the segmenter."""
+    with _SEGMENTER_LOCK:
+        if not _TAGS:
+            import jieba.posseg
+
+            _TAGS.append(jieba.posseg.POSTokenizer(_segmenter_locked()).word_tag_tab)
+    return _TAGS[0].get(word, "")
 
 
 def load_segmenter(text: str, background: bool = False) -> None:
@@ -81,7 +100,9 @@ def seams(text: str) -> set[str]:
     ("提取申请没通过" → 取申; "老婆怀孕" → 婆怀), as a dictionary segmenter splits it: no word of the text, though a
     document may hold them by chance. A one-character word is no whole word of its own here: it may be what tells
     the next apart ("男职工" is 男 and 职工, and 男职 is what the question asks by); unless it is a modal or light
-    verb (能 of "补助金能拿多少": 金能 and 能拿 are no words)."""
+    verb (能 of "补助金能拿多少": 金能 and 能拿 are no words), a preposition, which tells nothing apart but introduces
+    the word after it ("用公积金": 用公 is no word), or a verb ending its clause after a word it acts on ("按什么标准收",
+    "上门做的": 准收 and 门做 are no words); the part of speech is the segmenter's dictionary's."""
     inside, across = set(), set()
     for run in CJK_RUN.findall(text):
         words = [p for w in _segmenter().cut(run) for p in _particle_apart(w)]
@@ -90,10 +111,16 @@ def seams(text: str) -> set[str]:
         # (a modal, light verb or particle standing alone, 能 of 补助金能拿, 了 of 买了, is how a question asks, as
         # English "can", "get", "did": a pair it makes with a neighbour is no word either)
         # (nor one a question word makes with the word before it: 贷多 of 能贷多少)
-        across.update(x[-1] + y[0] for x, y in zip(words, words[1:])
-                      if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH
-                      or QUESTION_WORDS.match(y))
+        for k, (x, y) in enumerate(zip(words, words[1:])):
+            after = words[k + 2] if k + 2 < len(words) else ""
+            if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH or QUESTION_WORDS.match(y) \
+                    or len(x) == 1 and _tag(x) == "p" \
+                    or len(x) > 1 and len(y) == 1 and _tag(y) == "v" and (not after or after in _CLAUSE_END_ZH):
+                across.add(x[-1] + y[0])
     return across - inside
+
+
+_CLAUSE_END_ZH = frozenset("的了吗呢")  # (particles after a clause's last verb: "上门做的", "能报吗")
 
 
 # ---- numbered series: "Class 1", "Classes 2 and 3", "Tiers 1-3" ------------------------------------------------

@@ -392,7 +392,11 @@ def holding(labels: list[str], question: str) -> set[str] | None:
 
 # an ordinal naming one of a series of cases ("第二套住房", "首次申请", "the 2nd checked bag"), with what it counts:
 # the measure word after it in Chinese, the word after it in English
-_ORDINAL_ZH = re.compile(rf"(?<![至到\-—~～])(?:第\s*(\d+|[一二两三四五六七八九十]+)|(首))\s*((?:个)?[{CJK_RANGE}])")
+# (a count says 两 before a measure word: 二 alone before 套, 胎 or 孩 is the second, "二套房", "二胎", as 三 before 胎
+# or 孩 is the third; "三套房" may be three)
+_ORDINAL_ZH = re.compile(rf"(?<![至到\-—~～])(?:第\s*(\d+|[一二两三四五六七八九十]+)|(首)"
+                         rf"|(?<![\d零〇一二两三四五六七八九十百千万第])(二(?=[套胎孩])|三(?=[胎孩])))"
+                         rf"\s*((?:个)?[{CJK_RANGE}])")
 # (a reference, 第三条, counts articles, not cases; 首 is first only before what is counted: 首付 is a down payment)
 _NOT_COUNTED_ZH = set("至到和或与及、起以条章节款项目")
 _FIRST_OF_ZH = set("套次胎年月日批")
@@ -410,12 +414,13 @@ def ordinal_matches(text: str):
     ("第1至第12个月") names no single case and is left out."""
     out = []
     for m in _ORDINAL_ZH.finditer(text):
-        counter = m.group(3)
+        counter = m.group(4)
         if counter[-1] in _NOT_COUNTED_ZH or m.group(2) and counter not in _FIRST_OF_ZH \
                 or _RANGE_AFTER_ZH.match(text, m.end()) or m.group(1) and m.group(1).isdigit() \
                 and re.match(r"\s*[至到\-—~～]", text[m.end(1):]):
             continue
-        n = 1 if m.group(2) else int(m.group(1)) if m.group(1).isdigit() else int(chinese_to_decimal(m.group(1)))
+        number = m.group(1) or m.group(3)
+        n = 1 if m.group(2) else int(number) if number.isdigit() else int(chinese_to_decimal(number))
         out.append((m.start(), m.end(), n, counter))
     for m in _ORDINAL_EN.finditer(text):
         n = int(m.group(1)) if m.group(1) else ORDINAL_WORDS_EN[m.group(2).lower()]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from .lexicon import CJK_RANGE
 from .quantity import Quantity, find_quantities, parse_quantity, width_fold
 
 if TYPE_CHECKING:
@@ -97,10 +98,11 @@ _PHONE_WORDS = re.compile(r"(?:\b(?:call|phone|telephone|tel|fax|hotline|dial|co
                           r"[^\n\d]{0,24}?(?P<number>\+?\(?\d[\d ()-]{5,}\d)", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.\d+)*)(?:[.、)）]|(?=[ \t\u3000]))")
-_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机)[\s:：]*$")
+_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机|附件|附表|附录)[\s:：]*$")
 _SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapter", "part", "item", "paragraph", "para.",
                    "para", "rule", "schedule", "annex", "appendix", "page", "p.", "step", "level", "tier", "grade",
-                   "phase", "table", "figure", "fig.", "line", "levels", "tiers", "grades", "phases", "stage", "stages"}
+                   "phase", "table", "figure", "fig.", "line", "levels", "tiers", "grades", "phases", "stage", "stages",
+                   "附件", "附表", "附录"}  # (an appendix's number: "符合附件1规定的准入标准")
 # the second and later numbers of a list after such a word: "Classes 2 and 3", "Severity 1, 2 or 3"
 _LISTED_AFTER_WORD = re.compile(r"([A-Za-z.§#]+)\s+\d+(?:\s*,\s*\d+)*\s*(?:,|\band\b|\bor\b|\bto\b|\bthrough\b|-|–)\s*$",
                                 re.IGNORECASE)
@@ -108,6 +110,10 @@ _ID_BEFORE = {"no.", "no", "number", "#", "id", "code", "form", "编号", "ref",
               "ansi", "iec", "class", "classes", "category", "categories", "type", "types", "severity", "priority",
               "band", "option", "tranche", "series", "zone"}
 _PHONE_BEFORE = {"tel", "tel.", "phone", "telephone", "fax", "call", "hotline", "电话", "热线", "传真", "手机"}
+# an item's number inside a paragraph listing run-in items ("注：1.家庭人口按照…确定；2.家庭总资产净值包括…"): after a
+# colon, a semicolon or a sentence's end, a point and the item's first Chinese word after it
+_RUN_IN_ITEM = re.compile(rf"\d{{1,2}}[.．、](?=[{CJK_RANGE}])")
+_RUN_IN_BEFORE = re.compile(r"[：:；;。]$")
 _LEADER = re.compile(r"(?:\.{3,}|…+|·{3,})\s*$")
 _ORDINAL_AFTER = set("条章节款项级类档号批期届位名")
 _HEADER_UNIT = re.compile(r"[（(]([^()（）]{1,16})[)）]|单位[:：]\s*([^\s，,。;；|]{1,8})|\bin\s+([A-Za-z$%€£¥]{1,8})\b")
@@ -189,7 +195,9 @@ def build_roles(document: Document) -> RoleList:
             if q.dimension == "date":
                 add(s, e, Role.DATE, q)
             elif q.dimension == "number" and (line_number and line_number.start(1) == qm.start
-                                              or qm.text in headings or _LEADER.search(folded[max(0, s - 8):s])):
+                                              or qm.text in headings or _LEADER.search(folded[max(0, s - 8):s])
+                                              or _RUN_IN_ITEM.match(text, s)
+                                              and _RUN_IN_BEFORE.search(text[max(0, s - 1):s])):
                 add(s, e, Role.SECTION)
             elif q.dimension == "number" and _phone_context(folded, s, qm.text):
                 add(s, e, Role.PHONE)

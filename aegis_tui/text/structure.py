@@ -269,7 +269,7 @@ def _defined_former(document: Document) -> frozenset[str]:
                 names.add(m.group("name"))
         for m in FORMER_DOCUMENT_EN.finditer(text):
             before = text[max(text.rfind(". ", 0, m.start()), text.rfind("\n", 0, m.start())) + 1:m.start()]
-            name = m.group("name").strip()
+            name = re.sub(r"^the\s+", "", m.group("name").strip(), flags=re.IGNORECASE)  # ('("the 2022 Scheme")')
             if name in (document.structure.title or ""):
                 continue
             verb = None
@@ -410,12 +410,36 @@ def current(document: Document, offset: int) -> bool:
     header = table.column_header(here.col)
     if CURRENT_RULE.search(header):
         return any(superseded(document, cell.start, 0) for cell in table.rows[here.row] if cell is not here)
+    # (… or its caption or column names a later edition of the rule the document replaces: "Table 3 — Temporary
+    # Accommodation (Version 6.0)" where Version 5.2 is the former, "| 2025 Scheme |" beside "| 2022 Scheme |"; not one
+    # itself replaced, "Edition 3 (… 1 April 2023 – 31 March 2025)" beside Edition 2 and the current Edition 4)
+    if _later_edition(f"{header} {table.caption}", former_names(document)) and not superseded(document, here.start, 0):
+        return True
     # (… or its column is one of a pair told apart only by their periods, the other's ended: "Zone 1 — 2025/26" beside
     # "Zone 1 — 2024/25 (until 31 March 2025)")
     undated = _UNDATED.sub("", header).strip()
     return bool(undated) and not superseded(document, here.start, 0) and any(
         _UNDATED.sub("", table.column_header(c)).strip() == undated and superseded(document, cell.start, 0)
         for c, cell in enumerate(table.rows[here.row]) if cell is not here)
+
+
+def _later_edition(text: str, former: frozenset[str]) -> bool:
+    """Whether a text names an edition of the same name as a former rule's, numbered after it ("Version 6.0" beside
+    the former Version 5.2, "2025 Scheme" beside the 2022 Scheme)."""
+    def number(x: str) -> tuple[int, ...]:
+        return tuple(int(d) for d in re.findall(r"\d+", x))
+
+    for name in former:
+        if m := re.fullmatch(r"([A-Za-z]+)\s+(\d[\d.]*)", name):
+            later = (x for x in re.findall(rf"\b{m.group(1)}\s+(\d[\d.]*\d|\d)", text))
+        elif m := re.fullmatch(r"((?:19|20)\d\d)\s+([A-Za-z]+)", name):
+            later = (x for x in re.findall(rf"\b((?:19|20)\d\d)\s+{m.group(2)}\b", text))
+        else:
+            continue
+        own = m.group(2) if m.group(1).isalpha() else m.group(1)
+        if any(number(x) > number(own) for x in later):
+            return True
+    return False
 
 
 # a header's period and edition years ("2024/25", "(until 31 March 2025)", "2025年"), which tell two columns of one
@@ -450,8 +474,14 @@ def superseded(document: Document, offset: int, length: int) -> bool:
         # (or a period ending before the document takes effect: "| 原办法（执行至2024年12月31日） |", "Appendix B — … prices
         # (permits starting before 1 April 2025)")
         header, caption = found[0].column_header(found[1].col), found[0].caption
+        # (… or a table whose caption marks it the former rule, its columns none of their own periods: "表3-1 失业保险金月
+        # 标准（原标准，适用于2025年9月及以前月份的失业保险金）"; a table comparing "| 原标准 | 新标准 |" is told by its columns)
+        table = found[0]
+        compared = any(FORMER_HEADER.search(h) or CURRENT_RULE.search(h)
+                       for c in range(len(table.rows[0]) if table.rows else 0) if (h := table.column_header(c)))
         return bool(FORMER_HEADER.search(header)) or names_in(header, former) \
-            or names_in(caption, former) and not CURRENT_RULE.search(f"{header} {caption}") or _ended(document, offset)
+            or (names_in(caption, former) or not compared and FORMER_HEADER.search(caption)) \
+            and not CURRENT_RULE.search(f"{header} {caption}") or _ended(document, offset)
     if _ended(document, offset):
         return True
     text = document.text
