@@ -547,6 +547,15 @@ def test_a_pair_a_modal_or_light_verb_makes_with_its_neighbour_is_no_word():
     assert "男职" not in seams("我是男职工")
 
 
+def test_a_pair_a_preposition_or_a_verb_ending_its_clause_makes_is_no_word():
+    from aegis_tui.text.entities import seams
+
+    # a preposition introduces the word after it, and a verb ending its clause acts on the word before it: no pair
+    # with either is a word ("用公积金贷", "按什么标准收", "上门做的"), though a document may hold 用公 or 准收 by chance
+    assert {"用公", "准收", "门做"} <= seams("二套房用公积金贷3年；评估员上门做的评估，评估费按什么标准收？")
+    assert not {"公积", "标准", "上门", "陪产"} & seams("二套房用公积金贷3年，按什么标准收？男职工陪产假有几天？")
+
+
 def test_a_chinese_question_is_weighed_by_its_rare_words_not_its_seams():
     # most of the question's pairs straddle two words (取申, 以申, 请复, 到结) or are words many clauses hold (申请,
     # 提取, 可以, 收到): what it asks by is 复核, which one fact's label names, and that fact answers
@@ -746,6 +755,8 @@ def test_a_fact_under_a_sibling_compound_is_another_scope():
 @pytest.mark.parametrize("text, ordinals_", [
     ("买第一套房", {"套": {1}}), ("首套住房", {"套": {1}}), ("第2档和第三档", {"档": {2, 3}}), ("首次申请", {"次": {1}}),
     ("首付款比例", {}),              # a down payment, no first of anything
+    ("二套房", {"套": {2}}), ("生三孩", {"孩": {3}}),  # 二 before 套, 三 before 孩: a count says 两
+    ("两套房", {}), ("名下有三套房", {}), ("二月", {}), ("十二套", {}),
     ("第13个月起", {}), ("第1至第12个月", {}), ("第三条", {}),  # a range's start and end; an article
     ("a second bag", {"bag": {2}}), ("2nd checked bag", {"check": {2}}), ("the first 30 days", {}),
     ("within 30 second", {}), ("a second-hand car", {}),
@@ -766,6 +777,18 @@ def test_another_ordinal_of_a_series_is_another_case():
     assert got == {"60万元"} and any("series" in r for r in reasons.values())
     assert chosen_values("第2套房最高贷款额度是多少？", doc, index)[0] == {"40万元"}
     assert chosen_values("首套和第二套住房最高贷款额度分别是多少？", doc, index)[0] == {"60万元", "40万元"}
+
+
+def test_a_header_set_apart_by_an_ordinal_is_named_by_that_ordinal_only():
+    from aegis_tui.answer.structural import identifies
+
+    rows = ["首套住房", "第二套住房"]
+    # 首 of 首付 is no first house: neither row is named (the question asks about another house, 再买一套)
+    assert not [r for r in rows if identifies("再买一套二手房，首付最少要付多少比例？", r, rows, derived=True)]
+    assert [r for r in rows if identifies("二套房首付多少？", r, rows, derived=True)] == ["第二套住房"]
+    assert [r for r in rows if identifies("首套房首付多少？", r, rows, derived=True)] == ["首套住房"]
+    levels = ["第一档", "第二档", "第三档"]  # a level named without 第 still names it
+    assert [r for r in levels if identifies("三档每年交多少？", r, levels, derived=True)] == ["第三档"]
 
 
 @pytest.mark.parametrize("text, labels, question, case_question", [
@@ -3139,3 +3162,119 @@ def test_a_number_that_is_a_names_is_no_figure_of_a_rule():
                                     doc, index)
     assert picked == {"£60"}, reasons
     assert any("numbers a name" in why for why in reasons.values()), reasons
+
+
+def test_a_question_asking_two_measures_of_one_row_gets_both_whatever_its_narration_weighs():
+    # the caption names both measures ("Intervention rates and maximum grants"): a word of it another column's
+    # header names is that column's, so the maximum grant cell does not also cover "rate"; and the rate, though it
+    # adds little beside the narrated case's rare words, is the same row's other measure the asking sentence names
+    doc, index = structured(_GRANT_EN, "grant.md")
+    question = ("Our small manufacturing company has its workshop and project at our Moorside plant, where the staff "
+                "is based. We're applying in January 2026. What rate and maximum grant apply?")
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"35%", "£40,000"}, skipped
+
+
+_REGIONS_ZH = ("# 失业保险待遇\n\n**表1　失业保险金月标准（新标准，适用于2025年10月及以后月份）**\n\n"
+               "| 累计缴费时间 | 一类区域 | 二类区域 | 三类区域 |\n|---|---|---|---|\n"
+               "| 满1年不满5年 | 2,016元 | 1,848元 | 1,714元 |\n| 满20年及以上 | 2,232元 | 2,046元 | 1,897元 |\n\n"
+               "## 附件1　街道（乡镇）区域类别对照表\n\n| 序号 | 县（区） | 街道（乡镇） | 区域类别 | 原区域类别 |\n"
+               "|---|---|---|---|---|\n| 1 | 鹭岛区 | 海晏街道 | 一类 | 一类 |\n| 2 | 临港区 | 渔溪镇 | 三类 | 三类 |\n"
+               "| 3 | 青岚县 | 城关镇 | 二类 | 三类 |\n\n## 附件3　原标准对照表\n\n"
+               "### 表3-1　失业保险金月标准（原标准，适用于2025年9月及以前月份）\n\n"
+               "| 累计缴费时间 | 一类区域 | 二类区域 | 三类区域 |\n|---|---|---|---|\n"
+               "| 满1年不满5年 | 1,824元 | 1,664元 | 1,544元 |\n| 满20年及以上 | 2,052元 | 1,872元 | 1,737元 |\n")
+
+
+def test_a_category_named_without_the_words_its_kind_shares_places_an_appendix_row_in_it():
+    from aegis_tui.answer.pick import defined_by_members
+    from aegis_tui.text.structure import superseded
+
+    doc, index = structured(_REGIONS_ZH, "regions.md")
+    defined = defined_by_members(doc)
+    # "三类" under "区域类别" names 三类区域 beside 一类区域 and 二类区域 (the current column before the former one)
+    assert "渔溪镇" in defined["三类区域"] and "城关镇" in defined["二类区域"] and "海晏街道" in defined["一类区域"]
+    # a table whose caption marks it the former standard, its columns none of their own periods, is superseded
+    text = doc.text
+    assert superseded(doc, text.index("1,737元"), 6) and not superseded(doc, text.index("1,897元"), 6)
+    question = "原单位注册在临港区渔溪镇，累计缴纳失业保险22年，2025年10月开始领取，每月失业保险金多少？"
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"1,897元"}, skipped
+
+
+def test_names_alike_in_rows_of_no_figures_are_members_of_the_level_their_cell_names():
+    from aegis_tui.answer.pick import defined_by_members
+
+    text = ("# 门诊慢特病待遇\n\n**表1　待遇标准**\n\n| 病种类别 | 起付标准 | 一级及以下定点医疗机构支付比例 | "
+            "二级定点医疗机构支付比例 | 三级定点医疗机构支付比例 |\n|---|---|---|---|---|\n"
+            "| 一类病种 | 不设起付标准 | 70% | 65% | 55% |\n| 二类病种 | 300元 | 75% | 70% | 60% |\n\n"
+            "## 附件2　定点医疗机构名单及级别\n\n| 序号 | 医疗机构名称 | 所在县（区） | 地址 | 医疗机构级别 |\n"
+            "|---|---|---|---|---|\n| 1 | 澜州市第一人民医院 | 江北区 | 江北区人民路118号 | 三级 |\n"
+            "| 2 | 澜州市第二人民医院 | 南浦区 | 南浦区解放南路256号 | 三级 |\n"
+            "| 3 | 澜州市第三人民医院 | 南浦区 | 南浦区滨江路8号 | 二级 |\n"
+            "| 4 | 青石区白石镇卫生院 | 青石区 | 白石镇中街2号 | 一级 |\n\n"
+            "**表2　分县（区）就诊人次**\n\n| 县（区） | 就诊人次 |\n|---|---|\n| 江北区 | 1,200 |\n| 南浦区 | 900 |\n")
+    defined = defined_by_members(Document.from_text(text, "hospitals.md"))
+    # the hospitals' names are alike (第一, 第二, 第三人民医院) but their rows hold no figures: each is a member of the
+    # level its "医疗机构级别" cell names, not of the county another table's rows are headed by
+    assert "澜州市第三人民医院" in defined["二级定点医疗机构支付比例"]
+    assert {"澜州市第一人民医院", "澜州市第二人民医院"} <= defined["三级定点医疗机构支付比例"]
+    assert not defined.get("南浦区")
+
+
+def test_a_part_listing_two_asks_one_of_no_kind_leaves_the_kind_open():
+    from aegis_tui.answer.relevance import asked_dimensions
+
+    assert asked_dimensions("居民医保起付线多少、按什么比例报销？") is None
+    assert asked_dimensions("按什么比例报销？") == {"percent"}
+
+
+def test_a_later_edition_of_the_replaced_rules_name_is_the_current_rule():
+    from aegis_tui.text.structure import _later_edition, current, former_names, superseded
+
+    text = ("# Ashcombe University Bursary Scheme 2025\n\n| Document control | |\n|---|---|\n"
+            "| Applies to | Students starting on or after 1 August 2025 |\n"
+            "| Replaces | Undergraduate Bursaries and Scholarships Scheme 2022 (\"the 2022 Scheme\") for new entrants |\n\n"
+            "## Compact Award\n\n**Table 3 — Ashcombe Compact Award (one-off, Year 1)**\n\n"
+            "| Partnership level | 2025 Scheme | 2022 Scheme |\n|---|---|---|\n| Core Partner | £1,000 | £750 |\n"
+            "| Associate Partner | £500 | £400 |\n")
+    doc = Document.from_text(text, "scheme.md")
+    assert former_names(doc) == {"2022 Scheme"}  # (as the document names it, without "the")
+    new, old = text.index("£1,000"), text.index("£750")
+    assert current(doc, new) and not superseded(doc, new, 6) and superseded(doc, old, 4) and not current(doc, old)
+    # a caption naming the version after the replaced one marks its table the current rule
+    assert _later_edition("Table 3 — Temporary Accommodation (Version 6.0)", frozenset({"Version 5.2"}))
+    assert not _later_edition("Table D3 — Temporary Accommodation (Version 5.2)", frozenset({"Version 5.2"}))
+    # an edition after one replaced but itself replaced is no current rule: Edition 3 beside Editions 2 and 4
+    text = ("# Pet Insurance Policy Wording — Edition 4\n\nThis edition applies to policies starting or renewing on or "
+            "after 1 April 2025.\n\n## Vet fee limits\n\n| Plan | Edition 2 (policies starting 1 April 2021 – 31 March "
+            "2023) | Edition 3 (policies starting or renewing 1 April 2023 – 31 March 2025) | Edition 4 (from 1 April "
+            "2025) |\n|---|---|---|---|\n| Classic | £4,000 | £5,000 | £6,000 |\n")
+    doc = Document.from_text(text, "pets.md")
+    assert former_names(doc) == {"Edition 2", "Edition 3"}
+    assert not current(doc, text.index("£5,000")) and current(doc, text.index("£6,000"))
+
+
+def test_a_caption_naming_one_columns_word_names_every_cell():
+    # "roof" of the caption is the whole table's, though one column's header holds it too ("… or other flat roof"):
+    # the asphalt cell still says it is a roof's share of the replacement cost
+    doc, index = structured("# Roof claims\n\n**Table 4 — Roof payment schedule (share of replacement cost paid)**\n\n"
+                            "| Roof age | Asphalt or composition shingle | Metal | Modified bitumen or other flat roof |\n"
+                            "|---|---|---|---|\n| 10 to 12 years | 70% | 90% | 65% |\n| 13 to 15 years | 60% | 85% | 55% |\n",
+                            "roof.md")
+    question = ("Hail wrecked our asphalt shingle roof, which is 14 years old. What share of the replacement cost will "
+                "you actually pay for the roof?")
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"60%"}, skipped
+
+
+def test_a_figure_under_a_heading_reporting_what_happened_answers_no_rule_question():
+    text = ("# 失业保险待遇\n\n## 第三章　待遇标准\n\n**表1　失业保险金月标准**\n\n| 区域 | 月标准 |\n|---|---|\n"
+            "| 临港区 | 1,897元 |\n\n## 附件14　2024年度分县（区）失业保险待遇发放情况\n\n"
+            "| 县（区） | 全年累计领取失业保险金人数 | 失业保险金发放金额 |\n|---|---|---|\n| 临港区 | 6,318人 | 0.41亿元 |\n")
+    doc, index = structured(text, "stats.md")
+    picked, skipped = choose_noting_skips("临港区每月失业保险金领多少？", doc, index.facts.values())
+    assert "6,318人" not in picked and "0.41亿元" not in picked, skipped
+    # a question asking what happened is answered by it
+    picked, _ = choose_noting_skips("2024年临港区失业保险金发放情况怎样，发放金额多少？", doc, index.facts.values())
+    assert "0.41亿元" in picked

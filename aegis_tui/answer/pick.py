@@ -22,6 +22,7 @@ from ..text.lexicon import (
     BOUND_LEAST,
     BOUND_MOST,
     CATCH_ALL,
+    CATEGORY_HEADER_ZH,
     CITY_BEFORE_PLACE_ZH,
     CJK,
     CJK_RANGE,
@@ -58,6 +59,7 @@ from ..text.lexicon import (
     QUESTION_FILLER_EN,
     QUESTION_WORDS,
     STATISTIC,
+    STATISTIC_SECTION,
     STOP_EN,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
@@ -113,6 +115,7 @@ from .structural import (
     short_title,
     title_of,
     value_at,
+    value_columns,
 )
 
 PICK_MAX_TOKENS = 2
@@ -151,6 +154,15 @@ PEER_RATIO = 0.8
 LISTING = 3
 # where a question's sentences end ("…for a fortnight. If I crack a filling…, what's the most you'll pay?")
 ASKING_SENTENCE = re.compile(r"(?<=[。？?！!；;])|(?<=\.)\s+")
+
+
+def asking_sentences(question: str) -> list[tuple[str, bool]]:
+    """The question's sentences, each with whether it asks: one ending in a question mark, where any does; else
+    every sentence asks ("Tell me the cap for dental."). A sentence narrating the case ("the project is at our
+    Marsden Vale plant.") asks nothing, whatever words it holds."""
+    sentences = [x for x in ASKING_SENTENCE.split(question) if x and x.strip()]
+    marked = [x.rstrip().endswith(("?", "？")) for x in sentences]
+    return list(zip(sentences, marked if any(marked) else [True] * len(sentences)))
 
 
 _PARTS_OF_WORD = re.compile(r"[-'’]")
@@ -585,7 +597,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     # add, what it says in parentheses or after a dash aside: "Zone 2 (Middle Harbour)" names the "Zone 2 — 2025/26"
     # column's Zone 2)
     naming = {id(c): name for r in body for c in table.rows[r]
-              if (name := _category_named(c.text, keys) or _member_named(table, c, keys))}
+              if (name := _category_named(c.text, keys, table.column_header(c.col)) or _member_named(table, c, keys))}
     # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
     # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing, nor a row label's own figure,
     # "| Graduate Engineer (first 24 months) | Engineering | 4 |")
@@ -595,16 +607,26 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         _CODES_CELL.fullmatch(c.text.strip()) or c.col in numbering and c.text.strip().isdigit()
         or c.col in label_cols and id(c) not in naming and not c.text.strip().isdigit()
         for r in body for c in table.rows[r] if id(c) not in naming and any(ch.isdigit() for ch in c.text))
-    labelled = {r: cells for r in body if (cells := table.label_cells(r))}
+    # (a row labelled by a code and a name, "| LZM020 | 慢性阻塞性肺疾病 |", is labelled by its name)
+    labelled = {r: [c for c in cells if not any(ch.isdigit() for ch in c.text)] + [c for c in cells if any(
+        ch.isdigit() for ch in c.text)] for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
     for r, cells in labelled.items():
-        named = [c for c in table.rows[r] if c is not cells[0] and id(c) in naming]
+        # (a cell under a header saying its cells are categories names the row's first: "| 澜州市第三人民医院 | 南浦区 | … |
+        # 二级 |" is in 二级 under "医疗机构级别", though 南浦区 heads another table's row; the current category before the
+        # former, "| 南浦区 | 南湖街道 | 三类区域 | 二类区域 |" under "| 所属区 | 街道 | 原类别 | 现类别 |")
+        named = sorted((c for c in table.rows[r] if c is not cells[0] and id(c) in naming),
+                       key=lambda c: (not CATEGORY_HEADER_ZH.search(h := table.column_header(c.col)),
+                                      bool(FORMER_HEADER.search(h) or _FORMER_MARK.match(h))))
         if named and not figureless and id(cells[0]) not in naming and not any(ch.isdigit() for ch in cells[0].text) \
-                and not any(_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip()):
+                and not (any(_series_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip())
+                         and any(find_quantities(c.text) for c in table.rows[r] if c not in cells)):
             # (in a table of figures too, a row whose cell names a category is labelled by a member of it: "| Abbey Walk
             # multi-storey | Rivenhall | Band B | No maximum |" beside "| Market Square | … | Band A | 4 hours |"; not
             # rows labelled by categories of their own, "| 一类接待对象 | 550元/人 | B档 |" beside "| 二类接待对象 | …": the
-            # cell names what goes with that category, no membership)
+            # cell names what goes with that category, no membership; names numbered alike in a row of no figures are
+            # members, "| 澜州市第三人民医院 | 江北区 | 江北区…路8号 | 二级 |" beside "| 澜州市第一人民医院 | … | 三级 |", as
+            # are names sharing a word, "| Millbrook Academy | 11–18 academy | Core Partner |" beside "Eastgate Academy")
             out.setdefault(naming[id(named[0])], set()).update(_items(cells[0].text))
             continue
         if figureless and named:
@@ -627,6 +649,9 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     return out
 
 
+_FORMER_MARK = re.compile(r"\s*(?:原|旧)")  # (a header marking the former classification: "原类别", "原区域类别")
+
+
 def _member_named(table, cell, keys) -> str:
     """The member of a numbered series a bare number names under a header naming the series ("| Job title | Function |
     Grade |" over "| Project Engineer | Engineering | 4 |": Grade 4), where a header of the tables of figures numbers it
@@ -642,13 +667,20 @@ def _member_named(table, cell, keys) -> str:
 _CODES_CELL = re.compile(r"[A-Z]{1,3}\d+(?:\s*[–—~-]\s*[A-Z]{0,3}\d+)?(?:\s*,\s*[A-Z]{1,3}\d+)*")
 
 
-def _category_named(text: str, keys) -> str:
+def _category_named(text: str, keys, header: str = "") -> str:
     """The category a table cell names, as a header of the tables of figures does, whole or before a period it adds
     ("Zone 2 (Middle Harbour)" where a header reads "Zone 2 — 2025/26"; "Zone 3 (Outer and Upper Harbour) — Zone 2 until
-    31 March 2025" names Zone 3); '' when it names none."""
+    31 March 2025" names Zone 3), or without the words its kind of keys share where its column's header says its cells
+    are categories or names those words ("三类" under "区域类别" names 三类区域 beside 一类区域 and 二类区域, "三级" under
+    "医疗机构级别" 三级定点医疗机构支付比例 beside 二级定点医疗机构支付比例); '' when it names none."""
     text = text.strip()
     if text in keys:
         return text
+    if 2 <= len(text) <= 4 and CJK.match(text) and (short := [
+            k for k in keys if k.startswith(text) and len(k) - len(text) >= 2
+            and (k[len(text):] in header or CATEGORY_HEADER_ZH.search(header))
+            and any(o != k and o.endswith(k[len(text):]) and _kin(k, o) for o in keys)]):
+        return min(short, key=len)
     name = re.split(r"\s+[—–-]\s+", re.sub(r"\s*[（(][^（）()]*[）)]", "", text))[0].strip()
     # (… or before the year it adds without a dash: "Band B" for "Band B 2025/26")
     return name if len(name) >= 2 and any(
@@ -1049,6 +1081,21 @@ def _kin(a: str, b: str) -> bool:
     return len(x) > 1 and len(y) > 1 and (x[0] == y[0] or x[-1] == y[-1] and not (x[-1].isdigit() or len(x[-1]) == 1))
 
 
+_SERIES_PART = re.compile(r"[\d一二三四五六七八九十甲乙丙丁A-Z]{1,3}")
+
+
+def _series_kin(a: str, b: str) -> bool:
+    """Whether two names differ only by what numbers or letters them in a series ("一类接待对象", "二类接待对象"; "Band
+    A", "Band B"), not names sharing a word ("Millbrook Academy", "Eastgate Academy")."""
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < min(len(a), len(b)) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    return all(_SERIES_PART.fullmatch(x.strip()) for x in (a[i:len(a) - j], b[i:len(b) - j]))
+
+
 def _ordinal_named(question: str, header: str, headers) -> bool:
     """Whether a question names a header of a series by its ordinal and the word it counts ("评了九级" names
     "九级伤残" beside "八级伤残"), or in full."""
@@ -1167,6 +1214,18 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         add(topic, SECTION_WEIGHT)
     if offset is not None:  # (and the title of its article, as a heading's: "第二十三条【一次性工伤医疗补助金】")
         add(article_title(doc, offset), measure)
+    if found is not None and (named := _stemmed(caption)) and all(
+            _stemmed(found[0].column_header(c)) & named for c in value_columns(found[0])):
+        # a caption naming each value column's measure ("Intervention rates and maximum grants" over "Tier 3
+        # intervention rate" and "Tier 3 maximum grant") names, by a word another column's header holds and the cell's
+        # own does not, that column's: the rate cell is no maximum grant (a caption naming some columns only, "Roof
+        # payment schedule" beside "… or other flat roof", names the whole table)
+        table, cell = found
+        mine = _stemmed(f"{table.column_header(cell.col)} {f.fact.predicate}")
+        theirs = {t for c in value_columns(table) if c != cell.col for t in _stemmed(table.column_header(c))} - mine
+        for t in theirs & what.keys():
+            if what[t] < 1.0:
+                del what[t]
     # the period its clause counts the value over is what it is, as a label's would be ("…的时间原则上每周不超过8小时，
     # 每月不超过40小时" labelled "时间原则上": 8小时 is the week's, 40小时 the month's); the last one before it, the
     # one that governs it
@@ -1740,10 +1799,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     opposite = {f.key for f in shortlist if f.key in named and len(ends) == 1
                 and _fact_ends(f.fact) == {"least", "most"} - ends}
     named -= opposite
-    # a statistic of what happened (a 测算's "实际住宿费中位数", the median claim) is no rule's figure: it answers only a
+    # a statistic of what happened (a 测算's "实际住宿费中位数", the median claim; a figure under a heading reporting a
+    # year's operation, "附件14 2024年度分县（区）失业保险待遇发放情况") is no rule's figure: it answers only a
     # question asking for one
     statistic = {f.key for f in shortlist if f.key in named and not STATISTIC.search(question)
-                 and STATISTIC.search(f"{f.fact.subject} {f.fact.predicate}")}
+                 and (STATISTIC.search(f"{f.fact.subject} {f.fact.predicate}") or not STATISTIC_SECTION.search(question)
+                      and (at := key_offset(f.key)) is not None
+                      and any(STATISTIC_SECTION.search(h) for h in doc.structure.heading_path(at)))}
     named -= statistic
     # a fact giving a measure as a share of itself ("第二次住院起付线按上述标准的50%计算", "the deductible is 50% of the
     # standard deductible") states a case's rule: beside facts giving that measure in its own dimension it answers
@@ -1821,6 +1883,24 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                                   default=0.0), 9)
 
     listed = [{alias.get(t, t) for t in _stemmed(x)} & asked for x in listed_items(question)]
+    # the words of the sentences that ask (a question may narrate its case first: "Our manufacturing company has 140
+    # employees … — what rate and maximum grant apply?")
+    asking_words = {t for x, asks in asking_sentences(question) if asks
+                    for t in {alias.get(w, w) for w in _stemmed(x)} & asked if len(t) > 1 and not t.startswith("<")}
+    asking_total = sum(weight[t] for t in asking_words) or total
+
+    def _co_measure(k: str, g: float) -> bool:
+        """Whether fact k gives another measure that a part of the asking sentences the chosen facts answer names
+        ("what rate and maximum grant apply?": the rate beside the maximum grant), of an entity a chosen fact is
+        about, adding enough of what those sentences ask, however little of the narrated case's weight; and nothing
+        else (a fact adding a word of the narrated case, 白沙市 beside the 银滩县 of the chosen fact's class, is of
+        another entity)."""
+        asking_gain = sum(weight[t] * max(0.0, m - covered[t]) for t, m in match[k].items() if t in asking_words)
+        return asking_gain >= MIN_GAIN * asking_total and asking_gain >= g - 1e-9 and any(
+            w == 1.0 and t in asking_words and covered[t] < SECTION_WEIGHT
+            and any(t in part and not _untouched(i) for i, part in enumerate(parts)) for t, w in says[k]) \
+            and any(same_entity(by_key[k].fact.subject, by_key[c].fact.subject) for c in chosen)
+
     while True:
         whom = set().union(*(about[k] for k in chosen))  # the asked words the chosen facts are about
         gains = {k: _gain(k) for k in named if k not in chosen}
@@ -1853,7 +1933,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         if best < MIN_GAIN * total and best < FIRST_RATIO * first:
             # a part of the question no chosen fact touches yet ("…起付线是多少？统筹能报多大比例？") is answered on
             # its own: a fact covering most of that part's weight joins, however little of the whole it weighs
-            gains = {k: g for k, g in gains.items() if g > 0 and (_part_share(k) >= PART_SHARE or _beside(k))}
+            # (… else a fact giving another measure the answered part names, of the same entity: _co_measure)
+            gains = {k: g for k, g in gains.items() if g > 0 and (_part_share(k) >= PART_SHARE or _beside(k))} \
+                or {k: g for k, g in gains.items() if g > 0 and _co_measure(k, g)}
             if not gains:
                 break
             best = max(gains.values())
@@ -1900,8 +1982,6 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # the narrated case's words answers another question about that case (the Platinum plan's premium for those aged
     # 80 and over, "renewal only"); all of an asking sentence asks ("For the licence year that ended on 31 March 2025,
     # what was the fee…" asks a licence's fee)
-    asking_words = {t for x in ASKING_SENTENCE.split(question) if QUESTION_WORDS.search(x)
-                    for t in {alias.get(w, w) for w in _stemmed(x)} & asked if len(t) > 1 and not t.startswith("<")}
     narrated_only: set[str] = set()
     if asking_words and asked - set().union(*parts) - {"<given>", "<measure>", end}:
         # (a table cell's row label may be the measure and its column the case: "Valuables — single item limit | Plus";
@@ -1939,7 +2019,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is another of a series than the one the question names (第二套 beside 第一套)" if k in series else
                    f"it is the {'least' if 'most' in ends else 'most'} where the question asks for the "
                    f"{next(iter(ends), '')}" if k in opposite else
-                   "it is a statistic of what happened (a median, a mean), which the question does not ask for"
+                   "it is a statistic of what happened (a median, a mean, a year's operation), which the question does "
+                   "not ask for"
                    if k in statistic else
                    "its value is a share of the measure other facts give, for a case the question does not name"
                    if k in shares else

@@ -19,7 +19,7 @@ from .extract import Extractor, extractor_for
 from .factindex import IndexStore
 from .job import Cancelled, Job
 from .pick import (
-    ASKING_SENTENCE,
+    asking_sentences,
     catch_all,
     choose,
     held_terms,
@@ -430,7 +430,7 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     if not facts:
         return facts
     things, narrated = [], []
-    for sentence, asking in _asking_sentences(ans.question):
+    for sentence, asking in asking_sentences(ans.question):
         for m in ASKED_OF_EN.finditer(sentence):
             # ("forgot about it for six weeks": a figure the question gives, not a thing it asks a measure of)
             if not find_quantities(m.group("x")) and (words := held_terms(m.group("x"), doc)):
@@ -465,14 +465,6 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     ans.skip([f for f in facts if f not in inside],
              f"it is not about what the question asks it of ({asked}), which the document names")
     return inside
-
-
-def _asking_sentences(question: str) -> list[tuple[str, bool]]:
-    """The question's sentences, each with whether it asks: one ending in a question mark, where any does; else
-    every sentence asks ("Tell me the cap for dental.")."""
-    sentences = [x for x in ASKING_SENTENCE.split(question) if x and x.strip()]
-    marked = [x.rstrip().endswith(("?", "？")) for x in sentences]
-    return list(zip(sentences, marked if any(marked) else [True] * len(sentences)))
 
 
 def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:

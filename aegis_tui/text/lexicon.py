@@ -38,8 +38,9 @@ PRONOUNS_EN = frozenset({
     "they", "them", "their", "theirs", "themselves"})
 
 # … and the Chinese characters of the asker and the one asked (我家, 我们, 您的): whom a question speaks from, no word
-# of what it asks (not 他, whose 其他 names the others)
-PRONOUNS_ZH = frozenset("我你您咱")
+# of what it asks (not 他, whose 其他 names the others); and the demonstratives (这次, 那个): which one the asker
+# means, as English "this" and "that", not what
+PRONOUNS_ZH = frozenset("我你您咱这那")
 
 # words a labelled predicate may not consist of alone ("the", "for", "more than"): it must say what the value is
 PREDICATE_FILLER_EN = NON_MODIFIERS_EN | frozenset({"more", "less", "fewer", "up"})
@@ -124,6 +125,9 @@ DEFINED_BY_SEMICOLONS_EN = re.compile(
 # Chinese comma between groups of a list, "集团部门总经理、总监，子公司总经理，首席专家")
 # English names between commas, each capitalised and short, the last maybe after "and": "Boston, Washington DC, Toronto,
 # Los Angeles, Chicago" (not a sentence, "Business, with Divisional Director approval; otherwise premium economy")
+# a Chinese column header saying its cells are categories ("区域类别", "现行类别", "医疗机构级别"): a cell under it names
+# a category by what sets it apart ("三类", "二级"), without the words its kind of categories share ("区域", "病种")
+CATEGORY_HEADER_ZH = re.compile(r"类别|级别|等级|类型|档次|分类")
 LISTING_CELL = re.compile(r"^(?=[^;；、]*[;；、])[^;；、，]+(?:[;；、，][^;；、，]+){2,}$"
                           r"|^[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){0,3}(?:(?:,\s+|,?\s+and\s+)[A-Z][\w.'’-]*(?:\s[A-Z][\w.'’-]*){0,3}){2,}$")
 LISTING_SEPARATORS = re.compile(r"\s*[;；、，]\s*")  # (a Chinese comma between groups: "部门经理、主管，子公司副总经理")
@@ -166,6 +170,10 @@ def as_written(question: str) -> str:
 # A statistic of what happened, not a rule's figure ("实际住宿费中位数", "平均数", "the median claim"): it answers only a
 # question asking for one
 STATISTIC = re.compile(r"中位数|平均数|平均值|均值|\b(?:median|mean)\b", re.IGNORECASE)
+# … and a section reporting what happened ("附件14 2024年度分县（区）失业保险待遇发放情况", "2024年度运行情况", "Programme
+# performance to date", "Programme Statistics"): its figures are counts and sums of the past, no rule's
+STATISTIC_SECTION = re.compile(r"(?:运行|发放|执行|业务|支出|享受|办理|缴存|提取|贷款|收支|保障)情况|情况分析|统计|"
+                               r"\b(?:statistics|performance)\b", re.IGNORECASE)
 CATCH_ALL = re.compile(rf"(?:其他|其它)(?P<zh>[{CJK_RANGE}]{{1,4}})|\b(?:all\s+|any\s+)?other\s+(?P<en>[A-Za-z]+)",
                        re.IGNORECASE)
 ASKS_SEVERAL = re.compile(rf"分别|各自|各[类级项个种]|每[个种类一]|哪些|(?<=[{CJK_RANGE}])[和与](?=[{CJK_RANGE}])|"
