@@ -112,6 +112,7 @@ from .structural import (
     header_name,
     names,
     ordinal_apart,
+    shared_ends,
     short_title,
     title_of,
     value_at,
@@ -1087,12 +1088,7 @@ _SERIES_PART = re.compile(r"[\d一二三四五六七八九十甲乙丙丁A-Z]{1,
 def _series_kin(a: str, b: str) -> bool:
     """Whether two names differ only by what numbers or letters them in a series ("一类接待对象", "二类接待对象"; "Band
     A", "Band B"), not names sharing a word ("Millbrook Academy", "Eastgate Academy")."""
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < min(len(a), len(b)) - i and a[-1 - j] == b[-1 - j]:
-        j += 1
+    i, j = shared_ends(a, b)
     return all(_SERIES_PART.fullmatch(x.strip()) for x in (a[i:len(a) - j], b[i:len(b) - j]))
 
 

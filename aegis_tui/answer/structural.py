@@ -133,7 +133,7 @@ def caption_name(caption: str) -> str:
     return header_name(title_of(caption).lstrip("—–- ")).strip()
 
 
-def _shared_ends(a: str, b: str) -> tuple[int, int]:
+def shared_ends(a: str, b: str) -> tuple[int, int]:
     """The lengths of the prefix and of the suffix two texts share, character by character."""
     i = 0
     while i < min(len(a), len(b)) and a[i] == b[i]:
@@ -159,7 +159,7 @@ def distinct(own: str, other: str) -> tuple[str, str]:
         while j < min(len(wa), len(wb)) - i and wa[-1 - j].lower() == wb[-1 - j].lower():
             j += 1
         return " ".join(wa[i:len(wa) - j]), " ".join(wb[i:len(wb) - j])
-    i, j = _shared_ends(a, b)
+    i, j = shared_ends(a, b)
     return a[i:len(a) - j].strip(_EDGE), b[i:len(b) - j].strip(_EDGE)
 
 
@@ -170,7 +170,7 @@ def _setting_apart(own: str, other: str) -> tuple[frozenset[str], frozenset[str]
     a, b = title_of(own), title_of(other)
     if a.isascii() and b.isascii():
         return tuple(paired_units(part, singles=True) for part in distinct(own, other))  # type: ignore
-    i, j = _shared_ends(a, b)
+    i, j = shared_ends(a, b)
     return _apart(a, i, len(a) - j), _apart(b, i, len(b) - j)
 
 

@@ -430,14 +430,13 @@ def _later_edition(text: str, former: frozenset[str]) -> bool:
         return tuple(int(d) for d in re.findall(r"\d+", x))
 
     for name in former:
-        if m := re.fullmatch(r"([A-Za-z]+)\s+(\d[\d.]*)", name):
-            later = (x for x in re.findall(rf"\b{m.group(1)}\s+(\d[\d.]*\d|\d)", text))
-        elif m := re.fullmatch(r"((?:19|20)\d\d)\s+([A-Za-z]+)", name):
-            later = (x for x in re.findall(rf"\b((?:19|20)\d\d)\s+{m.group(2)}\b", text))
+        if m := re.fullmatch(r"([A-Za-z]+)\s+(\d[\d.]*)", name):  # (a name and its number: "Version 5.2")
+            own, named = m.group(2), re.findall(rf"\b{m.group(1)}\s+(\d[\d.]*\d|\d)", text)
+        elif m := re.fullmatch(r"((?:19|20)\d\d)\s+([A-Za-z]+)", name):  # (a year and its name: "2022 Scheme")
+            own, named = m.group(1), re.findall(rf"\b((?:19|20)\d\d)\s+{m.group(2)}\b", text)
         else:
             continue
-        own = m.group(2) if m.group(1).isalpha() else m.group(1)
-        if any(number(x) > number(own) for x in later):
+        if any(number(x) > number(own) for x in named):
             return True
     return False
 
