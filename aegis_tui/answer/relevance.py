@@ -498,7 +498,6 @@ _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|
 
 
 _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
-_LISTED_ASK = re.compile(r"、")
 
 
 @functools.lru_cache(maxsize=256)  # the shortlist and the choice both ask it of each question
@@ -512,7 +511,7 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
     for part in question_parts(question):
         dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
         # (a part listing two asks, "起付线多少、按什么比例报销": one saying no kind leaves the kind open)
-        if len(asks := [x for x in _LISTED_ASK.split(part) if QUESTION_WORDS.search(x)]) > 1 and any(
+        if len(asks := [x for x in part.split("、") if QUESTION_WORDS.search(x)]) > 1 and any(
                 not any(pattern.search(x) for _, pattern in ASKED_DIMENSIONS) and not ASKED_PAYMENT.search(x)
                 for x in asks):
             return None

@@ -70,14 +70,20 @@ def _tag(word: str) -> str:
 
 
 def load_segmenter(text: str, background: bool = False) -> None:
-    """Load the Chinese word segmenter now, when a text holds Chinese: its dictionary takes about a second, once a
-    process, better spent while a model loads or a document opens than in a question's answer."""
-    if _SEGMENTER or not CJK_RUN.search(text):
+    """Load the Chinese word segmenter and its part-of-speech table now, when a text holds Chinese: they take about
+    a second and a third, once a process, better spent while a model loads or a document opens than in a question's
+    answer."""
+    if _SEGMENTER and _TAGS or not CJK_RUN.search(text):
         return
     if background:
-        threading.Thread(target=_segmenter, name="aegis-segmenter", daemon=True).start()
+        threading.Thread(target=_load_segmenter, name="aegis-segmenter", daemon=True).start()
     else:
-        _segmenter()
+        _load_segmenter()
+
+
+def _load_segmenter() -> None:
+    _segmenter()
+    _tag("")  # (the part-of-speech table seams reads, loaded beside the segmenter)
 
 
 def _particle_apart(word: str) -> list[str]:
