@@ -3278,3 +3278,77 @@ def test_a_figure_under_a_heading_reporting_what_happened_answers_no_rule_questi
     # a question asking what happened is answered by it
     picked, _ = choose_noting_skips("2024年临港区失业保险金发放情况怎样，发放金额多少？", doc, index.facts.values())
     assert "0.41亿元" in picked
+
+
+def test_a_row_naming_a_measure_across_rule_columns_labels_its_cells():
+    # the columns are the former and the new rule, the rows the measures compared: the row says what 12周 is (a
+    # 最长用量, no 标准 of money), the column whose it is
+    doc = Document.from_text("# 新旧标准对照\n\n| 事项 | 原标准（2025年6月30日及以前） | 新标准（2025年7月1日起） |\n|---|---|---|\n"
+                             "| 长期处方最长用量 | 8周 | 12周 |\n| 二类病种起付标准 | 400元 | 300元 |\n", "compare.md")
+    assert structure_label(doc, "12周") == ("新标准（2025年7月1日起）", "长期处方最长用量")
+    subject, predicate = structure_label(doc, "300元")  # (a 标准 of money: the column says what it is)
+    assert subject == "二类病种起付标准" and predicate.startswith("新标准（2025年7月1日起）")
+
+
+def test_the_mark_of_a_posed_question_s_answer_is_no_subject():
+    doc = Document.from_text("# 政策问答\n\n问7：尿毒症透析患者年度最高能报多少？\n\n答：尿毒症透析治疗的年度最高支付限额为90,000元。\n",
+                             "qa.md")
+    assert structure_label(doc, "90,000元") == ("尿毒症透析治疗", "年度最高支付限额")
+
+
+def test_a_pair_the_light_verb_to_collect_makes_is_no_word_nor_a_compound_s_verb():
+    from aegis_tui.text.entities import seams
+
+    # 领 asks as 拿 does ("开始领失业金", "每个月能领多少")
+    assert {"始领", "领失"} <= seams("2025年11月开始领失业金，每个月能领多少钱？")
+    # a one-character verb opening a compound the segmenter splits is the compound's (陪产 of 陪产假)
+    assert "陪产" not in seams("我能休几天陪产假？")
+
+
+def test_a_measure_counted_by_the_month_is_asked_by_each_month():
+    from aegis_tui.answer.pick import _stemmed
+
+    assert "〈每月〉" in _stemmed("失业保险金月标准") and "〈每年〉" in _stemmed("补助年标准")
+    assert "〈每年〉" not in _stemmed("工作满一年标准")
+
+
+def test_each_ask_a_part_lists_gets_the_held_case_s_value_of_its_kind():
+    # "每个月能领多少钱、一共能领几个月": the row holding 6年 gives the monthly amount, and its months answer the second ask
+    doc, index = labelled("# 失业保险金\n\n表3 按累计缴费年限计发\n\n| 累计缴费年限 | 月标准 | 领取期限 | 发放月数 |\n|---|---|---|---|\n"
+                          "| 满5年不满6年 | 2,000元 | 12个月 | 5个月 |\n| 满6年不满7年 | 2,088元 | 14个月 | 6个月 |\n",
+                          {"2,088元": ("满6年不满7年", "失业保险金月标准"), "14个月": ("满6年不满7年", "失业保险金领取期限"),
+                           "6个月": ("满6年不满7年", "发放月数"), "2,000元": ("满5年不满6年", "失业保险金月标准"),
+                           "12个月": ("满5年不满6年", "失业保险金领取期限")})
+    got, reasons = chosen_values("失业保险一共交了6年，每个月能领多少钱、一共能领几个月？", doc, index)
+    assert got == {"2,088元", "14个月"}, reasons
+
+
+def test_a_share_of_a_measure_answers_a_question_asking_it_by_its_own_word():
+    # an 额度系数 multiplies the 最高额度: beside it, it answers "要乘的系数是多少", which no 额度 says
+    doc, index = labelled("# 贷款额度\n\n双方缴存的最高额度为80万元。\n\n| 区域类别 | 额度系数 |\n|---|---|\n| 一类区域 | 1.0 |\n"
+                          "| 二类区域 | 1.1 |\n| 三类区域 | 1.2 |\n",
+                          {"80万元": ("双方缴存", "最高额度"), "1.1": ("二类区域", "额度系数")})
+    got, reasons = chosen_values("我们双方缴存，最多能贷多少？要乘的系数是多少？", doc, index)
+    assert {"80万元", "1.1"} <= got, reasons
+    got, reasons = chosen_values("我们双方缴存，最多能贷多少？", doc, index)
+    assert got == {"80万元"}, reasons
+
+
+_GRADES_EN = ("# Family Leave Policy\n\n## 4. Grades and Bands\n\n| Grade | Description | Band |\n|---|---|---|\n"
+              "| G3 | Skilled / specialist | Band A |\n| G4 | Professional / team leader | Band B |\n"
+              "| G8 | Senior head / director | Band D |\n\n## 6. Enhanced maternity pay\n\n**Table 6.2 – Weekly caps**\n\n"
+              "| Band | Weekly cap in full-pay weeks |\n|---|---|\n| Band A | £1,200 |\n| Band B | £1,600 |\n| Band D | £2,500 |\n\n"
+              "## Appendix A: Job title to grade mapping\n\n| No. | Function | Job title | Grade |\n|---|---|---|---|\n"
+              "| 1 | Finance | Payroll Officer | G3 |\n| 2 | Finance | Senior Payroll Analyst | G4 |\n"
+              "| 3 | Technology | Head of Data | G8 |\n")
+
+
+def test_a_job_title_implies_its_grade_and_the_band_its_grade_is_in():
+    from aegis_tui.answer.pick import implied_names
+
+    doc, index = structured(_GRADES_EN, "grades.md")
+    question = "I'm a Senior Payroll Analyst. What's the most I can be paid per week in my full-pay weeks?"
+    implied, others = implied_names(question, doc)
+    assert {"G4", "Band B"} <= implied and {"Band A", "Band D"} <= others
+    got, reasons = chosen_values(question, doc, index)
+    assert got == {"£1,600"}, reasons

@@ -355,3 +355,46 @@ def test_a_section_named_by_what_the_whole_document_speaks_of_does_not_narrow_wh
     # asked what that chapter holds, it narrows to it
     values = {c.value for c in enumerate_candidates(EXPROPRIATION, "征收决定前的风险评估期限是多少天？", top_k=100, min_ratio=0)}
     assert "30日" in values and "13900元" not in values
+
+
+def test_items_listed_before_the_one_stating_their_value_are_its_words():
+    # "尿毒症透析治疗、器官移植术后抗排异治疗的年度最高支付限额…为90,000元": both items have that cap, so a question about the
+    # first finds the value by its words
+    doc = Document.from_text("# 待遇\n\n第二十四条　三类病种中，尿毒症透析治疗、器官移植术后抗排异治疗的年度最高支付限额提高至"
+                             "90,000元（原标准为75,000元）。恶性肿瘤门诊放化疗的年度最高支付限额为60,000元。\n", "listed.md")
+    by_value = {c.value: c for c in document_candidates(doc)}
+    assert "尿毒症透析治疗、器官移植术后抗排异治疗" in by_value["90,000元"].framed
+    assert "尿毒症" not in by_value["60,000元"].framed
+    assert [c.value for c in enumerate_candidates(doc, "尿毒症透析一年最多报多少？", top_k=1)] == ["90,000元"]
+
+
+def test_a_synonym_naming_a_measure_of_another_kind_than_asked_is_not_added():
+    from aegis_tui.answer.relevance import expand_question
+
+    # "能报多少" may ask a share (报销比例); "能报多少钱" asks an amount, which no 报销比例 is
+    assert "报销比例" in expand_question("住院能报多少？")
+    assert "报销比例" not in expand_question("门诊一年最多能给报多少钱？")
+
+
+def test_a_title_and_its_short_form_in_the_question_tell_no_value_apart():
+    from aegis_tui.text.entities import abbreviated
+
+    title = "澜州市城乡居民基本医疗保险门诊慢性病和特殊疾病待遇管理实施细则"
+    # a Chinese short form keeps a name's characters in its order (居民医保 of 居民基本医疗保险)
+    assert abbreviated("做透析的尿毒症病人，居民医保门诊慢特病最多能报多少钱？", [title]) == ["居民医保门诊慢特病"]
+    assert abbreviated("尿毒症病人能报多少钱？", [title]) == []
+    # the clauses naming the document's topic at length ("本市居民医保门诊慢特病病种目录共57个病种") rank below the one
+    # naming what the question asks (尿毒症透析), though they share more of its characters
+    filler = "".join(f"本市居民医保门诊慢特病第{i}批定点机构共{i + 10}家。" for i in range(1, 15))
+    doc = Document.from_text(f"# {title}\n\n## 第一章 总则\n\n{filler}\n\n## 第四章 待遇标准\n\n"
+                             "尿毒症透析治疗的年度最高支付限额为90,000元。\n", "topic.md")
+    got = [c.value for c in enumerate_candidates(doc, "做透析的尿毒症病人，居民医保门诊慢特病一年最多能报多少钱？", top_k=1)]
+    assert got == ["90,000元"]
+
+
+def test_the_day_of_the_question_s_case_matches_no_figure_by_its_digits():
+    # "2025年8月" is when the case happens: its 8 is no word matching the former 8周 over the 12周 in force
+    doc = Document.from_text("# 处方\n\n## 长期处方\n\n单次处方用量最长不超过12周。\n\n## 附件 修订说明\n\n"
+                             "原办法单次处方用量最长不超过8周。\n", "days.md")
+    got = [c.value for c in enumerate_candidates(doc, "2025年8月开药，一张处方用量最长多少？", top_k=1)]
+    assert got == ["12周"]

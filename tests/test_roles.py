@@ -30,6 +30,10 @@ def role_of(text: str, number: str, nth: int = 0):
     ("注：1.家庭人口按规定确定；2.家庭总资产净值扣除负债。", "1", Role.SECTION),
     ("倍数为1.5倍；共2、3个。", "1.5倍", Role.VALUE),
     ("家庭总资产净值符合附件1规定的准入标准。", "1", Role.SECTION),  # an appendix's number
+    # the number of a question the document poses and answers ("问4：…？", "问题3："), no count
+    ("问4：同一种病，在不同医院报销比例一样吗？\n答：不一样。", "4", Role.SECTION),
+    ("问题3：能报几次？\n答：一次。", "3", Role.SECTION),
+    ("询问4次均无人应答的，视为放弃。", "4次", Role.VALUE),
     ("4. Lodging\nRooms cost $200 per night.", "4", Role.SECTION),
     ("## 3 Scope\nAll staff.", "3", Role.SECTION),
     ("As set out in 6.2, meals are capped.\n\n6.2 Meals\nText.", "6.2", Role.SECTION),

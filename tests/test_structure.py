@@ -523,3 +523,26 @@ def test_a_year_written_as_a_span_is_the_period_the_document_dates_it():
     undated = Document.from_text(_FEES_BY_YEAR.replace(", which runs from 1 April 2025 to 31 March 2026", "")
                                  .replace(", which ran from 1 April 2024 to 31 March 2025", ""), "fees.md")
     assert year_spans(undated) == {} and not superseded(undated, old, 5)
+
+
+_SUPERSEDES_EN = ("# Family Leave Policy\n\n**Version:** 4.0  \n**Supersedes:** Version 3.1 (effective 1 April 2022)\n\n"
+                  "## 14. Holiday clubs\n\n**Table 14.2 – Holiday club subsidy (Version 4.0)**\n\n| Band | Subsidy per child |\n"
+                  "|---|---|\n| Band C | £200 |\n| Band D | £210 |\n\n## Appendix C: Version 3.1 rates\n\n"
+                  "**Table C.6 – Childcare support (Version 3.1)**\n\n| Band | Holiday club subsidy per child |\n|---|---|\n"
+                  "| Band C | £150 |\n| Band D | £160 |\n")
+
+
+@pytest.mark.parametrize("value, former", [("£210", False), ("£160", True)])
+def test_the_edition_a_document_s_label_says_it_supersedes_is_its_former_rule(value, former):
+    from aegis_tui.text.structure import former_names, superseded
+
+    doc = Document.from_text(_SUPERSEDES_EN, "supersedes.md")
+    assert former_names(doc) == {"Version 3.1"}
+    assert superseded(doc, doc.text.index(value), len(value)) is former
+
+
+def test_an_age_s_old_asks_no_former_rule():
+    from aegis_tui.text.lexicon import FORMER_HEADER
+
+    assert not FORMER_HEADER.search("How much for my 7-year-old?") and not FORMER_HEADER.search("aged 18 years old")
+    assert FORMER_HEADER.search("What were the old rates?") and FORMER_HEADER.search("原标准是多少？")

@@ -449,7 +449,9 @@ class Indexer:
                     return False
                 if self._keep_if_verified(key, cand, who, predicate):
                     return True
-        return False
+        # a row naming a measure, its columns the rules or periods it is compared across ("| 长期处方最长用量 | 8周 |
+        # 12周 |" under "| 事项 | 原标准 | 新标准 |"): the row says what the value is, the column whose it is
+        return bool(subject) and self._keep_if_verified(key, cand, column, subject)
 
     def _from_item_head(self, key: str, cand: Candidate) -> bool:
         """Label a value of an item that names what it is about before a colon ("- 严重精神障碍：…年度支付限额为
@@ -464,7 +466,9 @@ class Indexer:
             head, before = (head if head and head.endswith(own.group(1).strip()) else own.group(1).strip()), own.group(2)
         # (a head's figure may only bound the range it names: "未满18周岁的居民和在校学生"; its commas may only list
         # what it names, in parentheses: "Preventive services (cleanings, exams, X-rays)")
-        if not head or head not in cand.quote or any(ch.isdigit() for ch in head) and interval(head) is None \
+        # (nor the mark of an answer or question the document poses, "答：…", "A: …": it names no one)
+        if not head or head not in cand.quote or _REPLY_MARK.fullmatch(head) \
+                or any(ch.isdigit() for ch in head) and interval(head) is None \
                 or any(p in PARENTHESIS.sub("", head) for p in "，,；;。!?！？") \
                 or len(head) > (30 if CJK.search(head) else 60) \
                 or cand.value in head:
@@ -623,7 +627,7 @@ class Indexer:
         """After the model's last label failed: the clause's own grammar, when it is plain — "S的P为V" in Chinese,
         "S is/are/must … P V" in English — as subject and predicate, kept only if that label verifies."""
         before = LIST_ITEM.sub("", cand.before, count=1).strip()
-        before = _NUMBERING.sub("", before, count=1).strip()
+        before = _REPLY_OPENING.sub("", _NUMBERING.sub("", before, count=1).strip(), count=1)
         m = _CLAUSE_ZH.match(before) if CJK.search(before) else _CLAUSE_EN.match(before)
         if m is None:
             return False
@@ -1227,6 +1231,9 @@ class Indexer:
         return verdict.passed
 
 
+# the mark opening a question a document poses or its answer ("问3：", "答：", "Q:", "A:")
+_REPLY_MARK = re.compile(r"(?:问|答|Q|A)\d*", re.IGNORECASE)
+_REPLY_OPENING = re.compile(rf"^{_REPLY_MARK.pattern}\s*[：:]\s*", re.IGNORECASE)
 # (not a decimal that opens a clause: "1.8万元以上至8万元…" is a figure, not item 1)
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?(?![\d万千百亿元%％])"
                         r"|\d{1,2}[.、)）](?!\d)|[（(]?[一二三四五六七八九十]+[）)、.])\s*")

@@ -15,7 +15,7 @@ from collections import Counter
 
 from ..text.dates import Dated, find_dates, period
 from ..text.document import Document
-from ..text.entities import derivations, same_entity, seams, series_name, stem
+from ..text.entities import abbreviated, derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
     ASKING_VERBS_ZH,
     ASKS_SEVERAL,
@@ -892,6 +892,13 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
             if not _names(question, name) and any(p == m.group(1) and lo <= int(m.group(2)) <= hi
                                                   for p, lo, hi in ranges):
                 out.setdefault(name, set()).update(_stemmed(m.group()) or {m.group()})
+    # … and the name a name it implies is a member of, by the same words: a job title's grade is in a Band ("Senior
+    # Payroll Analyst" → G4 → Band B), one step, as a table mapping one to the other says
+    members = defined_by_members(doc)
+    for name, words in list(out.items()):
+        for outer, held in members.items():
+            if outer not in out and not _names(question, outer) and any(m.casefold() == name.casefold() for m in held):
+                out[outer] = set(words)
     return out
 
 
@@ -1354,19 +1361,12 @@ def _end_frequency(doc: Document) -> dict[str, int]:
 _ENDS: dict[str, dict[str, int]] = {}
 
 
-TITLES = 3  # the most top-level headings that title a document together (an issuer's, its rules', an explanation's)
-
-
-def _title_terms(doc: Document) -> set[str]:
-    """The terms of the document's title (Structure.title), or of its few top-level headings when it has several: a
-    cover letter's issuer over the rules' own title ("# 华岳能源集团有限公司文件", "# 华岳能源集团有限公司职工学历进修…
-    管理办法"; "# City of Port Alder", "# Business Licence Fees and Charges") title the whole document together."""
-    s = doc.structure
-    if s.title:
-        return _stemmed(s.title)
-    level = min((h.level for h in s.headings), default=0)
-    top = [h.text for h in s.headings if h.level == level]
-    return {t for title in top for t in _stemmed(title)} if len(top) <= TITLES else set()
+def _title_terms(doc: Document, question: str = "") -> set[str]:
+    """The terms of what titles the document (Structure.titles), and of the question's stretches that shorten a title
+    ("居民医保门诊慢特病" of "城乡居民基本医疗保险门诊慢性病和特殊疾病…细则")."""
+    titles = doc.structure.titles
+    return {t for title in titles for t in _stemmed(title)} | {
+        t for stretch in abbreviated(question, titles) for t in _stemmed(stretch)}
 
 
 def _names_entity(question: str, subject: str) -> bool:
@@ -1597,7 +1597,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     weight = {t: math.log(1 + n / df[t]) * (1.0 if t.isascii() or len(t) > 1 else CHAR_WEIGHT) for t in sorted(asked)}
     # a word of the document's title names what every value of it is about ("养老保险" in a 养老保险 rule): it tells
     # none apart
-    weight |= {t: CHAR_WEIGHT * weight[t] for t in _title_terms(doc) if t in weight and not t.isascii()}
+    weight |= {t: CHAR_WEIGHT * weight[t] for t in _title_terms(doc, question) if t in weight and not t.isascii()}
     # a question asking for the most ("the highest monthly benefit") asks for what the document gives as the most,
     # whatever word it uses ("a maximum monthly benefit of"): that end is asked like a word, matched by a fact
     # whose label names it, or partly by its clause before the value
@@ -1807,9 +1807,13 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # standard deductible") states a case's rule: beside facts giving that measure in its own dimension it answers
     # only a question naming its case
     own = {f.key: want for f in shortlist if f.key in named and (want := admitted_dimensions(f.fact.predicate))}
+    # (unless it names a word the question asks that none of them does: "要乘的系数是多少" of an 额度系数 beside the 最高额度)
     shares = {k for k, (key, dims) in own.items() if dimension_of(by_key[k].fact.object_value) not in dims
-              and any(w[0] == key and dimension_of(by_key[j].fact.object_value) in w[1] for j, w in own.items())
-              and not _names_entity(question, by_key[k].fact.subject)}
+              and (measures := [j for j, w in own.items()
+                                if w[0] == key and dimension_of(by_key[j].fact.object_value) in w[1]])
+              and not _names_entity(question, by_key[k].fact.subject)
+              and not {t for t, w in says[k] if w == 1.0 and len(t) > 1}
+              - {t for j in measures for t, w in says[j] if w == 1.0}}
     named -= shares
     # a percent of a base its quote names ("第三天及以后每天按上表标准的50%执行") whose label says of what the question
     # asks nothing beyond that base is the base's measure for a case: it answers only a question naming the case,
@@ -1967,11 +1971,18 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                     covered[t] = max(covered[t], m)
     # a part asking a kind of quantity no chosen fact gives ("生育保险能报多少钱" beside the days of leave chosen) is
     # answered by a held case's value of that kind: the question's figure singled that case out
-    for part in question_parts(question) if meeting and chosen else ():
+    # (… as is each ask a part lists: "每个月能领多少钱、一共能领几个月", the months by the ask's words)
+    asks = []
+    for part in question_parts(question):
+        listed_asks = [x for x in part.split("、") if QUESTION_WORDS.search(x)]
+        asks += listed_asks if len(listed_asks) > 1 else [part]
+    for part in asks if meeting and chosen else ():
         wants = asked_dimensions(part)  # (the question's dims stay for the reasons below)
         if wants and not any(dimension_of(by_key[k].fact.object_value) in wants for k in chosen):
-            chosen += [k for k in sorted(meeting & named) if k not in chosen
-                       and dimension_of(by_key[k].fact.object_value) in wants]
+            held = {k: sum(weight[t] * m for t, m in match[k].items())
+                    for k in sorted(meeting & named) if k not in chosen
+                    and dimension_of(by_key[k].fact.object_value) in wants}
+            chosen += [k for k, g in held.items() if g == max(held.values())]
     # a question narrating its case before it asks ("I'm on Platinum and off to Cancún for a fortnight. If I crack a
     # filling and need an emergency dentist there, what's the most you'll pay?") asks by the words of the sentences
     # holding its question: where a shortlisted fact's label names one of them, a chosen fact whose label names only

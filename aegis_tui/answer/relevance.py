@@ -9,9 +9,10 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..schema import MAX_SOURCE
+from ..text.dates import find_dates
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
-from ..text.entities import CJK_RUN, derivations, stem, units
+from ..text.entities import CJK_RUN, abbreviated, derivations, stem, units
 from ..text.lexicon import (
     A_NOT_A,
     ASKED_AGAIN,
@@ -40,6 +41,7 @@ from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
 from ..text.roles import Role, role_at, table_unit, values_in
 from ..text.structure import illustrative
+from .rules import admitted_dimensions
 from .structural import (
     PAIRWISE_LIMIT,
     column_name,
@@ -77,8 +79,16 @@ def terms(text: str, parts: bool = False) -> list[str]:
 
 
 def expand_question(question: str) -> str:
-    extra = [syn for key, syns in SYNONYMS.items() if key in question.lower() for syn in syns]
+    # (not a word naming a measure of another kind than the question asks: "能给报多少钱" asks no 报销比例)
+    dims = asked_dimensions(question)
+    extra = [syn for key, syns in SYNONYMS.items() if key in question.lower() for syn in syns
+             if dims is None or (admitted := admitted_dimensions(syn)) is None or dims & set(admitted[1])]
     return question + (" " + " ".join(extra) if extra else "")
+
+
+# the weight of a word of the document's title in a question, beside its other words' (pick.CHAR_WEIGHT, as cover
+# weighs it)
+TITLE_WEIGHT = 0.25
 
 
 class BM25:
@@ -106,7 +116,7 @@ class BM25:
                             for a, b in TWO_WORD_COMPOUND_EN.findall(t.lower())}
         return self._joined.get(term, set()) & self.idf.keys()
 
-    def scores(self, query: str) -> list[float]:
+    def scores(self, query: str, weights: dict[str, float] | None = None) -> list[float]:
         q = Counter(terms(query, parts=True))
         # a word of the query the texts hold only differently derived ("chiropractor" asked, "Chiropractic care"
         # written; "redundant", "redundancy") is asked as those words, as cover reads it
@@ -122,7 +132,7 @@ class BM25:
             for t in q:
                 f = d.get(t)
                 if f:
-                    s += self.idf[t] * f * (self.k1 + 1) / (f + norm)
+                    s += self.idf[t] * f * (self.k1 + 1) / (f + norm) * (weights or {}).get(t, 1.0)
             out.append(s)
         return out
 
@@ -208,14 +218,17 @@ def _units(clause: Span, fragments: list[Span]):
         return [(clause, qs)] if qs else []
     out = []
     opening = None  # a condition whose figures only bound it ("妊娠不满12周的，"): it opens the next fragment's unit
+    listed = None  # items listed before the one stating their value ("尿毒症透析治疗、器官移植…的年度最高支付限额为90,000元")
     for f in fragments:
         if clause.start <= f.start and f.end <= clause.end:
-            if opening is not None:
-                a, b = opening.start - clause.start, f.end - clause.start
-                f = Span(opening.start, f.end, clause.text[a:b], f.kind, f.sentence)
+            if opening is not None or listed is not None:
+                a, b = (opening or listed).start - clause.start, f.end - clause.start
+                f = Span(a + clause.start, f.end, clause.text[a:b], f.kind, f.sentence)
             fq = [m for m in find_quantities(f.text) if m.quantity.dimension != "date"]
             if not fq:
+                listed = f if f.text.endswith("、") else None
                 continue
+            listed = None
             if opening is None and _BOUND_CONDITION.search(f.text) and all(
                     any(x < m.end and m.start < y for x, y, *_ in condition_bounds(f.text)) for m in fq):
                 opening = f
@@ -623,14 +636,14 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
         return []
     texts = [c.framed for c in cands]
     bm = BM25(texts)
-    scores = _score(texts, question, bm)
+    scores = _score(texts, question, bm, doc.structure.titles)
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
     # each part's best, when the question asks several things
     parts = question_parts(question) if per_part else []
     held: set[int] = set()
     for part in parts if len(parts) > 1 else ():
-        own = _score(texts, with_end_words(part), bm)  # ("一年最多赔多少" of "年度最高支付限额")
+        own = _score(texts, with_end_words(part), bm, doc.structure.titles)  # ("一年最多赔多少" of "年度最高支付限额")
         mixed = sorted(((o + PART_MIX * w, i) for i, (o, w) in enumerate(zip(own, scores)) if o > 0), reverse=True)
         held |= {id(cands[i]) for x, i in mixed[: max(1, top_k // 2)] if x >= mixed[0][0] * min_ratio}
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
@@ -733,11 +746,19 @@ def predicate_asked(predicate: str, question: str) -> bool | None:
     return any(w in p or (len(p) >= 2 and p in w) or (w.isascii() and stem(w) in stems) for w in asked)
 
 
-def _score(texts: list[str], question: str, bm: BM25 | None = None) -> list[float]:
-    """BM25 of each text against the expanded question, with predicate words weighted up."""
+def _score(texts: list[str], question: str, bm: BM25 | None = None, titles: list[str] = ()) -> list[float]:
+    """BM25 of each text against the expanded question, with predicate words weighted up, and the words of what titles
+    the document (titles), or shortens it in the question, weighted down: they name what every value of it is about."""
+    # (the day of the question's case is no word of it: "2025年8月" matches the 8 of "8周"; its year may name a
+    # period's table)
+    for d in find_dates(question):
+        year = str(d.first.year)
+        question = question[:d.start] + year + " " * (d.end - d.start - len(year)) + question[d.end:]
     query = expand_question(question)
     bm = bm or BM25(texts)
-    base = bm.scores(query)
+    told = {t for title in titles for t in terms(title)} | {
+        t for stretch in abbreviated(question, list(titles)) for t in terms(stretch)}
+    base = bm.scores(query, {t: TITLE_WEIGHT for t in told if not t.isascii()})
     asked = [w for w in PREDICATE_WORDS if w in query.lower()]
     if not asked:
         return base

@@ -129,6 +129,29 @@ def seams(text: str) -> set[str]:
 _CLAUSE_END_ZH = frozenset("的了吗呢")  # (particles after a clause's last verb: "上门做的", "能报吗")
 
 
+def abbreviated(text: str, names: list[str], least: int = 4) -> list[str]:
+    """The longest stretches of a text's Chinese runs, of `least` characters or more, that are a name or shorten it
+    as Chinese shortens names: its characters, in its order, some left out ("居民医保门诊慢特病" of
+    "城乡居民基本医疗保险门诊慢性病和特殊疾病待遇管理实施细则")."""
+    def shortens(s: str, name: str) -> bool:
+        it = iter(name)
+        return all(c in it for c in s)
+
+    out: list[str] = []
+    for run in CJK_RUN.findall(text):
+        i = 0
+        while i <= len(run) - least:
+            j = i
+            while j < len(run) and any(shortens(run[i:j + 1], n) for n in names):
+                j += 1
+            if j - i >= least:
+                out.append(run[i:j])
+                i = j
+            else:
+                i += 1
+    return out
+
+
 # ---- numbered series: "Class 1", "Classes 2 and 3", "Tiers 1-3" ------------------------------------------------
 def series_name(word: str) -> str:
     """A series name in the singular, lower-cased ("Classes" → class, "Severities" → severity); '' for a word that

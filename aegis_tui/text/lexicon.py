@@ -313,6 +313,10 @@ FORMER_DOCUMENT_EN = re.compile(r"\((?:hereinafter\s+)?(?:(?:referred\s+to\s+)?a
 FORMER_NAME_EN = re.compile(r"^(?:the\s+)?(?:previous|former|old|prior|original|superseded|outgoing)\b", re.IGNORECASE)
 REVISES_EN = re.compile(r"\b(?:replac|supersed|repeal|revok|rescind)\w*(?P<new>.*\b(?:with|by|in\s+favou?r\s+of)\b)?",
                         re.IGNORECASE)
+# a document's label naming the edition it replaces ("**Supersedes:** Version 3.1 (effective 1 April 2022)", "Replaces:
+# Policy HR-12 v2"): that name is its former rule's
+SUPERSEDES_LABEL = re.compile(r"^[\s*_>#-]*(?:supersedes|replaces)[\s*_]*:[\s*_]*(?P<name>[^\n(（;；,，]{2,40}?)"
+                              r"[\s*_]*(?:[（(;；,，]|$)", re.IGNORECASE | re.MULTILINE)
 REVISED_AFTER_EN = re.compile(r"\s*(?:is|are|was|were|shall\s+be|will\s+be)\s+(?:hereby\s+)?(?:repealed|revoked|superseded|"
                               r"replaced|rescinded|withdrawn)\b", re.IGNORECASE)
 # a statement of the day the document's rule takes effect ("本办法自2025年1月1日起施行", "施行日期：2025年1月1日", "The 2025 Tariff
@@ -336,7 +340,9 @@ CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现�
 FORMER_ASKED = re.compile(r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:new|current|revised|updated|latest)\s+(?:[\w-]+\s+){0,2}?"
                           r"(?:took|take|takes|came|come|went|go|goes)\s+(?:effect|into\s+(?:effect|force))\b|"
                           r"(?:新|现行)(?:标准|办法|规定|制度|政策)(?:施行|实施|执行|生效)(?:之)?前", re.IGNORECASE)
-FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|old|prior)\b", re.IGNORECASE)
+# (not an age's "old": "my 7-year-old", "aged 18 years old")
+FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|prior)\b|(?<![-‐])(?<!year )(?<!years )\bold\b",
+                           re.IGNORECASE)
 CHANGED_FROM = re.compile(r"(?:由|从)[^，。；;,.]{0,10}$|\b(?:increas|rais|reduc|lower|chang|decreas|cut|adjust|mov)\w*"
                           r"\s+(?:[\w'’-]+\s+){0,4}?from\s+$", re.IGNORECASE)
 CHANGED_TO = re.compile(r"^[^，。；;,.]{0,12}?(?:降为|降至|降到|调整为|调整至|调整到|提高到|提高至|提高为|增加到|增加至|上调为|上调至|"
@@ -351,11 +357,14 @@ EXAMPLE_HEADING = re.compile(r"示例|举例|案例|^(?:(?:appendix|annex|schedu
                              r"|\d+(?:\.\d+)*[.)]?\s+)?"
                              r"(?:worked\s+|illustrative\s+)?examples?(?:\s+(?:of\s+)?(?:calculations?|computations?|"
                              r"bills?))?\s*$", re.IGNORECASE)
-POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q\d*)\s*[*_]*\s*[：:.]", re.IGNORECASE)
+POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q)\d*\s*[*_]*\s*[：:.]", re.IGNORECASE)
+# … and the mark before the number of a question a document poses ("问4：同一种病…？", "Q12. Can I …?"): the number is
+# its item's, no count
+POSED_NUMBER_BEFORE = re.compile(r"(?:(?<![\u4e00-\u9fff])问|问题|(?<![A-Za-z])Q)\s*$")
 # Chinese modals, light verbs and particles that, standing alone as a word of a question, say how it asks ("能拿多少",
 # "可以领", "要交", "会给"), when ("买了", "交过") or where ("小区里"), as English "can", "get", "did", "in" do: no part
 # of what it asks
-ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "给", "让", "把", "被", "就", "才", "该", "都",
+ASKING_VERBS_ZH = frozenset({"能", "可", "会", "要", "想", "得", "拿", "领", "给", "让", "把", "被", "就", "才", "该", "都",
                              "也", "可以", "能够", "了", "过", "着", "里", "掉"})
 # … and a word of two characters the segmenter keeps whole though its second is such a particle: a place and the
 # locative 里 ("县里", "村里", "家里"), a verb and the complement 掉 ("扣掉", "花掉") are the first character and how
@@ -381,10 +390,10 @@ def _period_zh(every: str, other: str) -> re.Pattern:
 
 
 PERIODS_ZH = (
-    ("〈每年〉", _period_zh(r"年度?|个年度", r"全年|年度|一年(?:内|里|中)?|[/／]年")),
-    ("〈每月〉", _period_zh(r"个?月", r"月度|按月|一个月|[/／]月")),
+    ("〈每年〉", _period_zh(r"年度?|个年度", r"全年|年度|一年(?:内|里|中)?|[/／]年|年(?=标准|均|薪)")),
+    ("〈每月〉", _period_zh(r"个?月", r"月度|按月|一个月|[/／]月|月(?=标准|均|薪|限额)")),
     ("〈每周〉", _period_zh(r"(?:周|个?星期)", r"一周|一个?星期|[/／]周")),
-    ("〈每天〉", _period_zh(r"[天日]", r"按日|日均|一天(?:内|里)?|[/／]人?[天日]")),
+    ("〈每天〉", _period_zh(r"[天日]", r"按日|日均|一天(?:内|里)?|[/／]人?[天日]|日(?=标准|薪|限额)")),
     # (a night's lodging: "每晚", "一晚", a rate "元/人·晚", "元/间·晚")
     ("〈每晚〉", _period_zh(r"晚", r"一晚|[/／](?:人|间)?[·・/／]?晚")),
     ("〈每次〉", _period_zh(r"次", r"单次|一次|[/／]次")),

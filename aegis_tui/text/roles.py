@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from .lexicon import CJK_RANGE
+from .lexicon import CJK_RANGE, POSED_NUMBER_BEFORE
 from .quantity import Quantity, find_quantities, parse_quantity, width_fold
 
 if TYPE_CHECKING:
@@ -197,7 +197,9 @@ def build_roles(document: Document) -> RoleList:
             elif q.dimension == "number" and (line_number and line_number.start(1) == qm.start
                                               or qm.text in headings or _LEADER.search(folded[max(0, s - 8):s])
                                               or _RUN_IN_ITEM.match(text, s)
-                                              and _RUN_IN_BEFORE.search(text[max(0, s - 1):s])):
+                                              and _RUN_IN_BEFORE.search(text[max(0, s - 1):s])
+                                              or POSED_NUMBER_BEFORE.search(folded, max(0, s - 4), s)
+                                              and folded[e:e + 1] in ":：.．、"):
                 add(s, e, Role.SECTION)
             elif q.dimension == "number" and _phone_context(folded, s, qm.text):
                 add(s, e, Role.PHONE)

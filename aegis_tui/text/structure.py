@@ -13,6 +13,10 @@ if TYPE_CHECKING:
     from .document import Document
 
 
+# the most top-level headings that title a document together (an issuer's, its rules', an explanation's)
+TITLES = 3
+
+
 @dataclass(frozen=True)
 class Heading:
     """A heading (Markdown #, a numbered title line, a 第X条 article label): text == text[start:end]."""
@@ -170,6 +174,17 @@ class Structure:
             return ""
         return heads[0].text
 
+    @property
+    def titles(self) -> list[str]:
+        """What titles the whole document: its title, or its few top-level headings when it has several (a cover
+        letter's issuer over the rules' own title: "# 华岳能源集团有限公司文件", "# 华岳能源集团有限公司职工学历进修…管理办法";
+        "# City of Port Alder", "# Business Licence Fees and Charges"); [] when many headings share the top level."""
+        if self.title:
+            return [self.title]
+        level = min((h.level for h in self.headings), default=0)
+        top = [h.text for h in self.headings if h.level == level]
+        return top if len(top) <= TITLES else []
+
     def lead_paragraph(self, offset: int) -> Block | None:
         """The paragraph a run of list items follows, for the list item holding an offset (else None)."""
         i = bisect.bisect_right(self._starts, offset) - 1
@@ -256,6 +271,7 @@ def _defined_former(document: Document) -> frozenset[str]:
         REVISED_AFTER_EN,
         REVISES,
         REVISES_EN,
+        SUPERSEDES_LABEL,
     )
 
     if document.sha256 not in _FORMER:
@@ -278,6 +294,7 @@ def _defined_former(document: Document) -> frozenset[str]:
             if FORMER_NAME_EN.search(name) or verb is not None and verb.group("new") is None \
                     or REVISED_AFTER_EN.match(text, m.end()):
                 names.add(name)
+        names.update(m.group("name").strip() for m in SUPERSEDES_LABEL.finditer(text))
         # (a repealed rule's title naming its edition, "《…住房补贴管理办法（2021年版）》（恒岳人发〔2021〕15号）同时废止": the
         # document speaks of it by that edition, "按2021年版办法的标准", "| 项目 | 2021年版 | 本办法 |")
         for m in _EDITION_TITLE.finditer(text):
