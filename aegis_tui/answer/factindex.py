@@ -37,6 +37,7 @@ from ..text.lexicon import (
     PREDICATE_DIMENSIONS,
     PREDICATE_FILLER_EN,
     PREDICATE_WORDS,
+    REPLY_MARK,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
@@ -467,7 +468,7 @@ class Indexer:
         # (a head's figure may only bound the range it names: "未满18周岁的居民和在校学生"; its commas may only list
         # what it names, in parentheses: "Preventive services (cleanings, exams, X-rays)")
         # (nor the mark of an answer or question the document poses, "答：…", "A: …": it names no one)
-        if not head or head not in cand.quote or _REPLY_MARK.fullmatch(head) \
+        if not head or head not in cand.quote or REPLY_MARK.fullmatch(head) \
                 or any(ch.isdigit() for ch in head) and interval(head) is None \
                 or any(p in PARENTHESIS.sub("", head) for p in "，,；;。!?！？") \
                 or len(head) > (30 if CJK.search(head) else 60) \
@@ -1231,9 +1232,7 @@ class Indexer:
         return verdict.passed
 
 
-# the mark opening a question a document poses or its answer ("问3：", "答：", "Q:", "A:")
-_REPLY_MARK = re.compile(r"(?:问|答|Q|A)\d*", re.IGNORECASE)
-_REPLY_OPENING = re.compile(rf"^{_REPLY_MARK.pattern}\s*[：:]\s*", re.IGNORECASE)
+_REPLY_OPENING = re.compile(rf"^{REPLY_MARK.pattern}\s*[：:]\s*", re.IGNORECASE)
 # (not a decimal that opens a clause: "1.8万元以上至8万元…" is a figure, not item 1)
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?(?![\d万千百亿元%％])"
                         r"|\d{1,2}[.、)）](?!\d)|[（(]?[一二三四五六七八九十]+[）)、.])\s*")

@@ -872,7 +872,8 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     # (the longest member named wins: "子公司副总经理" names 第三档, not 总经理's 第一档 within it; a Chinese member may be
     # named in two parts a word or two apart, "子公司担任副总经理")
-    spans = {(name, member): found for name, members in defined_by_members(doc).items() if not _names(question, name)
+    defined = defined_by_members(doc)
+    spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(question, member))}
     for (name, member), found in spans.items():
         if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
@@ -894,9 +895,8 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
                 out.setdefault(name, set()).update(_stemmed(m.group()) or {m.group()})
     # … and the name a name it implies is a member of, by the same words: a job title's grade is in a Band ("Senior
     # Payroll Analyst" → G4 → Band B), one step, as a table mapping one to the other says
-    members = defined_by_members(doc)
     for name, words in list(out.items()):
-        for outer, held in members.items():
+        for outer, held in defined.items():
             if outer not in out and not _names(question, outer) and any(m.casefold() == name.casefold() for m in held):
                 out[outer] = set(words)
     return out

@@ -358,6 +358,8 @@ EXAMPLE_HEADING = re.compile(r"示例|举例|案例|^(?:(?:appendix|annex|schedu
                              r"(?:worked\s+|illustrative\s+)?examples?(?:\s+(?:of\s+)?(?:calculations?|computations?|"
                              r"bills?))?\s*$", re.IGNORECASE)
 POSED_QUESTION = re.compile(r"^[\s*_#>]*(?:问|Q)\d*\s*[*_]*\s*[：:.]", re.IGNORECASE)
+# … the mark opening such a question or its answer ("问3：", "答：", "Q:", "A:"), which names no one
+REPLY_MARK = re.compile(r"(?:问|答|Q|A)\d*", re.IGNORECASE)
 # … and the mark before the number of a question a document poses ("问4：同一种病…？", "Q12. Can I …?"): the number is
 # its item's, no count
 POSED_NUMBER_BEFORE = re.compile(r"(?:(?<![\u4e00-\u9fff])问|问题|(?<![A-Za-z])Q)\s*$")
