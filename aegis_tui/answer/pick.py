@@ -98,6 +98,7 @@ from .relevance import (
     document_candidates,
     given_matches,
     key_offset,
+    listed_asks,
     listed_items,
     predicate_asked,
     question_parts,
@@ -1974,8 +1975,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (… as is each ask a part lists: "每个月能领多少钱、一共能领几个月", the months by the ask's words)
     asks = []
     for part in question_parts(question):
-        listed_asks = [x for x in part.split("、") if QUESTION_WORDS.search(x)]
-        asks += listed_asks if len(listed_asks) > 1 else [part]
+        each = listed_asks(part)
+        asks += each if len(each) > 1 else [part]
     for part in asks if meeting and chosen else ():
         wants = asked_dimensions(part)  # (the question's dims stay for the reasons below)
         if wants and not any(dimension_of(by_key[k].fact.object_value) in wants for k in chosen):

@@ -513,6 +513,11 @@ _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|
 _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
 
 
+def listed_asks(part: str) -> list[str]:
+    """The asks a part of a question lists at 、, each with a question word of its own ("起付线多少、按什么比例报销")."""
+    return [x for x in part.split("、") if QUESTION_WORDS.search(x)]
+
+
 @functools.lru_cache(maxsize=256)  # the shortlist and the choice both ask it of each question
 def asked_dimensions(question: str) -> frozenset[str] | None:
     """The dimensions of the quantities a question asks for ("多少天" → time), or None when a part of it does not
@@ -524,7 +529,7 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
     for part in question_parts(question):
         dims = {dim for dim, pattern in ASKED_DIMENSIONS if pattern.search(part)}
         # (a part listing two asks, "起付线多少、按什么比例报销": one saying no kind leaves the kind open)
-        if len(asks := [x for x in part.split("、") if QUESTION_WORDS.search(x)]) > 1 and any(
+        if len(asks := listed_asks(part)) > 1 and any(
                 not any(pattern.search(x) for _, pattern in ASKED_DIMENSIONS) and not ASKED_PAYMENT.search(x)
                 for x in asks):
             return None
