@@ -17,6 +17,9 @@ from aegis_tui.text.dates import find_dates, period
     ("effective 2025-03-01", [(date(2025, 3, 1), date(2025, 3, 1))]),
     # an edition, a year of accounts and an impossible day are no dates
     ("《办法（2021年版）》 2025年度限额 2025年2月30日", []),
+    # a year alone, as English says one, names the year; a year span (a financial year) is no calendar year
+    ("Back in 2024 I was a Data Engineer", [(date(2024, 1, 1), date(2024, 12, 31))]),
+    ("the scheme in 2024/25 and 2025-26", []),
 ])
 def test_dates_a_text_states_name_their_days(text, days):
     assert [(d.first, d.last) for d in find_dates(text)] == days

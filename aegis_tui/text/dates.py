@@ -23,7 +23,9 @@ DATE = re.compile(
     r"|(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b"
     rf"|\b(?P<ed>\d{{1,2}}){_ORD}\s+(?:of\s+)?{_MONTH.format('em')}\s+(?P<ey>\d{{4}})\b"
     rf"|\b{_MONTH.format('am')}\s+(?P<ad>\d{{1,2}}){_ORD},?\s+(?P<ay>\d{{4}})\b"
-    rf"|\b{_MONTH.format('bm')}\s+(?P<by>\d{{4}})\b",
+    rf"|\b{_MONTH.format('bm')}\s+(?P<by>\d{{4}})\b"
+    # (a year alone, as English says one: "back in 2024", "in 2025"; not a year span, "in 2024/25")
+    r"|(?<=\bin )(?P<ny>(?:19|20)\d\d)(?![\d/–-])",
     re.IGNORECASE)
 
 
@@ -49,12 +51,15 @@ def _days(year: int, month: int | None, day: int | None) -> tuple[date, date] | 
 
 
 def find_dates(text: str) -> list[Dated]:
-    """The calendar dates a text states, in order ("2024年11月", "1 March 2025", "2025-03-01", "January 2025")."""
+    """The calendar dates a text states, in order ("2024年11月", "1 March 2025", "2025-03-01", "January 2025", "in
+    2024")."""
     found = []
     for m in DATE.finditer(text):
         g = m.groupdict()
         if g["zy"]:
             y, mo, d = int(g["zy"]), g["zm"] and int(g["zm"]), g["zd"] and int(g["zd"])
+        elif g["ny"]:
+            y, mo, d = int(g["ny"]), None, None
         elif g["iy"]:
             y, mo, d = int(g["iy"]), int(g["im"]), int(g["id"])
         else:
