@@ -396,6 +396,19 @@ def test_a_figure_of_the_rule_a_document_replaces_is_superseded(value, former):
     assert former_names(other) == set()
 
 
+def test_a_former_edition_is_named_by_its_stem_only_where_a_word_is_dropped_not_a_digit():
+    # "2022版" is the former edition; the current table's caption "城市类别划分表（2025版）" names the year 2025, not the 202
+    # of 2022: its cells are the current classification
+    from aegis_tui.text.structure import names_in, superseded
+
+    assert names_in("《费用报销管理办法（2021年版）》·一类城市", frozenset({"2021年版办法"}))
+    assert not names_in("附件1　城市类别划分表（2025版）", frozenset({"2022版"}))
+    doc = Document.from_text("# 费用报销管理办法\n\n本办法自2025年4月1日起施行，原《费用报销管理办法（2022版）》（以下简称“2022版”）"
+                             "同时废止。\n\n## 附件1　城市类别划分表（2025版）\n\n| 序号 | 城市 | 城市类别 |\n|---|---|---|\n"
+                             "| 1 | 金沙市 | 二类城市 |\n", "cities.md")
+    assert not superseded(doc, doc.text.index("二类城市"), 4)
+
+
 _EDITION_REPEALED_ZH = ("# 员工住房补贴管理办法（2025年修订）\n\n> 施行日期：2025年7月1日\n\n第十四条 月度住房补贴按下列规定发放：\n\n"
                         "（一）试用期员工，按对应标准的70%发放。\n\n第十五条 与2021年版办法相比，本次修订上调了补贴标准。其中，B档员工的月度"
                         "住房补贴原为每月3000元，现为每月3500元。\n\n第六十五条 本办法自2025年7月1日起施行。《集团员工住房补贴管理办法（2021年"

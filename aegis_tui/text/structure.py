@@ -310,7 +310,9 @@ def names_in(text: str, names: frozenset[str]) -> bool:
     "2021年版办法")."""
     from .lexicon import CJK
 
-    return any(n in text or len(n) > 4 and CJK.match(n[-1]) is not None and n[:-2] in text for n in names)
+    # (its stem drops a word of two characters: not a figure's digit, "2022版" is not named by the 202 of "2025版")
+    return any(n in text or len(n) > 4 and CJK.match(n[-1]) is not None and CJK.match(n[-2]) is not None
+               and n[:-2] in text for n in names)
 
 
 _IN_FORCE: dict[str, date | None] = {}
@@ -456,6 +458,24 @@ def _later_edition(text: str, former: frozenset[str]) -> bool:
         if any(number(x) > number(own) for x in named):
             return True
     return False
+
+
+def earlier_column(table, col: int) -> bool:
+    """Whether a table's column is one of a pair told apart only by their years, the other's later ("| Ward | Zone
+    2024/25 | Zone 2025/26 |", "| 2024年度类别 | 2025年度类别 |"): what it states is the earlier edition's."""
+    def years(header: str) -> list[int]:
+        return [int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", header)]
+
+    header = table.column_header(col)
+    undated, own = _UNDATED.sub("", header).strip(), years(header)
+    return bool(undated) and bool(own) and any(
+        c != col and _UNDATED.sub("", other := table.column_header(c)).strip() == undated and years(other)
+        and max(years(other)) > max(own) for c in range(len(table.rows[0]) if table.rows else 0))
+
+
+def named_years(text: str) -> set[str]:
+    """The year spans a text names, each as "2024/25" ("the 2024/25 scheme", "2024-2025")."""
+    return {_year_key(m) for m in _spans_of_years(text)}
 
 
 # a header's period and edition years ("2024/25", "(until 31 March 2025)", "2025年"), which tell two columns of one
