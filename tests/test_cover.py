@@ -389,6 +389,9 @@ def test_a_rate_word_or_a_clause_with_its_own_figure_names_no_enumeration_item()
     ("护理补贴一个月能领多少？", {"money", "percent", "rate"}),  # 一个月 as 每月: "元/人·月"
     # a day asked: a date, or a day of the month a document counts as days ("每月15日前")
     ("报停最晚要在哪天之前申请？", {"date", "time"}),
+    # a word or two may say which days are counted; what is paid is an amount
+    ("How many paid days can I take this year for a family emergency?", {"time"}),
+    ("What weekly rate will I be paid for paternity leave?", {"money", "rate"}),
     # 百分之几 asks a share, and its part is a part that asks
     ("这个奖一年给多少钱？成绩得排进专业前百分之几才能申请？", {"money", "percent", "rate"}),
 ])
@@ -3352,3 +3355,205 @@ def test_a_job_title_implies_its_grade_and_the_band_its_grade_is_in():
     assert {"G4", "Band B"} <= implied and {"Band A", "Band D"} <= others
     got, reasons = chosen_values(question, doc, index)
     assert got == {"£1,600"}, reasons
+
+
+_RECLASSIFIED_ZH = ("# 居家养老服务补贴实施办法\n\n本办法自2025年4月1日起施行。\n\n## 第三章　区域补贴\n\n**表3　区域补贴标准（元/人·月）**\n\n"
+                    "| 服务区域类别 | 原标准 | 新标准（2025年4月1日起） |\n|---|---|---|\n| 一类 | 0 | 0 |\n| 二类 | 30 | 50 |\n"
+                    "| 三类 | 60 | 100 |\n\n## 附件1　社区（村）服务区域类别对照表\n\n"
+                    "| 序号 | 社区（村） | 所属街道 | 原类别 | 现类别 |\n|---|---|---|---|---|\n"
+                    "| 1 | 文昌社区 | 澜溪街道 | 一类 | 一类 |\n| 2 | 芦花村 | 望江街道 | 三类 | 二类 |\n"
+                    "| 3 | 上坪村 | 石门镇 | 二类 | 三类 |\n| 4 | 青石岭村 | 青岚镇 | 三类 | 三类 |\n")
+
+
+def test_a_member_a_change_reclassified_is_in_its_current_class_and_in_its_former_one_when_asked_of_then():
+    # the appendix places each village twice, 原类别 before 现类别: now 芦花村 is in 二类 alone; asked of February 2025,
+    # before the document takes effect, it is in 三类, the class it was in then
+    from aegis_tui.answer.pick import defined_by_members, formerly_by_members, implied_names
+
+    doc, _ = structured(_RECLASSIFIED_ZH, "areas.md")
+    members = defined_by_members(doc)
+    assert "芦花村" in members["二类"] and "芦花村" not in members["三类"]
+    assert "上坪村" in members["三类"] and "上坪村" not in members["二类"]
+    assert set(formerly_by_members(doc)["三类"]) >= {"芦花村", "青石岭村"}
+    assert implied_names("芦花村的老人2025年6月每月区域补贴是多少？", doc)[0] == {"二类"}
+    assert implied_names("芦花村的老人2025年2月每月区域补贴是多少？", doc)[0] == {"三类"}
+    assert implied_names("上坪村的老人按原标准每月区域补贴是多少？", doc)[0] == {"二类"}
+
+
+_REZONED_EN = ("# Business rates relief scheme\n\n## 8. Regeneration Zone Relief\n\n**Table 8.1 – Regeneration Zone Relief "
+               "for 2025/26**\n\n| Zone | Relief | Cap per property |\n|---|---|---|\n| Zone A | 15% | £20,000 |\n"
+               "| Zone B | 10% | £12,000 |\n| Zone C | 5% | £6,000 |\n\n## Appendix 2: Wards and regeneration zones\n\n"
+               "| Ward | Zone 2024/25 | Zone 2025/26 | Area description |\n|---|---|---|---|\n"
+               "| Abbeygate | Zone B | Zone B | Inner city |\n| Blackwater | Zone C | Zone B | Blackwater Road centre |\n"
+               "| Westgate | Zone B | Zone C | Westgate neighbourhood centre |\n| Tanners Row | Zone B | Zone A | City "
+               "centre west |\n")
+
+
+def test_of_two_columns_of_zones_told_apart_by_their_years_the_later_places_a_ward_now():
+    # "Zone 2024/25" and "Zone 2025/26" are one classification in two years: Westgate is in Zone C now, and in Zone B
+    # for a question asking of 2024/25 alone
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, _ = structured(_REZONED_EN, "rates.md")
+    members = defined_by_members(doc)
+    assert "Westgate" in members["Zone C"] and "Westgate" not in members["Zone B"]
+    assert "Blackwater" in members["Zone B"] and "Tanners Row" in members["Zone A"]
+    assert implied_names("A gym in Westgate: what Regeneration Zone Relief does it get for 2025/26?", doc)[0] == {"Zone C"}
+    assert implied_names("A gym in Westgate: what Regeneration Zone Relief did it get for 2024/25?", doc)[0] == {"Zone B"}
+
+
+_EDITIONS_EN = ("# Family leave policy\n\n**Version:** 4.0, in force from 1 January 2025  \n**Supersedes:** Version 3.1\n\n"
+                "## 4. Grades and Bands\n\n**Table 4.1 – Grade to Band mapping (Version 4.0)**\n\n| Grade | Band |\n|---|---|\n"
+                "| G3 | Band A |\n| G4 | Band B |\n| G5 | Band B |\n\n**Table 4.2 – Weekly caps (Version 4.0)**\n\n"
+                "| Band | Weekly cap in full-pay weeks |\n|---|---|\n| Band A | £1,100 a week |\n| Band B | £1,600 a week |\n"
+                "| Band C | £2,300 a week |\n\n## Appendix A: Job titles\n\n| Job title | Grade |\n|---|---|\n"
+                "| Actuarial Trainee | G3 |\n| Senior Payroll Analyst | G4 |\n| Data Engineer | G5 |\n\n"
+                "## Appendix C: Version 3.1 rates\n\n**Table C.1 – Grade to Band mapping (Version 3.1)**\n\n"
+                "| Grade | Band (Version 3.1) |\n|---|---|\n| G3 | Band B |\n| G4 | Band B |\n| G5 | Band C |\n\n"
+                "**Table C.2 – Weekly caps (Version 3.1)**\n\n| Band (Version 3.1) | Weekly cap in full-pay weeks |\n"
+                "|---|---|\n| Band A | £950 a week |\n| Band B | £1,350 a week |\n| Band C | £1,900 a week |\n")
+
+
+def test_a_grade_the_former_edition_placed_in_another_band_is_in_that_band_when_asked_of_the_former_rule():
+    # Table C.1 is Version 3.1's mapping, the edition Version 4.0 supersedes: G3 is in Band A now, not also in Band B
+    # (which had made it neither); a job title's grade is in the Band of the edition in force when its case is
+    from aegis_tui.answer.pick import defined_by_members, implying_words
+
+    doc, _ = structured(_EDITIONS_EN, "leave.md")
+    members = defined_by_members(doc)
+    assert "G3" in members["Band A"] and "G5" in members["Band B"] and "G5" not in members.get("Band C", set())
+    assert "Band B" in implying_words("I'm a Data Engineer. What is my weekly cap in full-pay weeks?", doc)
+    assert "Band C" in implying_words("Back in 2024 I was a Data Engineer. What was my weekly cap in full-pay weeks?",
+                                      doc)
+    assert "Band B" in implying_words("I'm an Actuarial Trainee and my leave started on 8 December 2024. What is my "
+                                      "weekly cap?", doc)
+
+
+def test_a_row_placing_its_thing_in_classes_of_two_kinds_places_it_in_both():
+    # an injury has a reference disability grade and a class of paid leave: a question about the leave implies the
+    # class (丁类), one about the grade's lump sum the grade (七级)
+    from aegis_tui.answer.pick import defined_by_members
+
+    doc, _ = structured("# 工伤保险待遇实施细则\n\n## 第三十条　停工留薪期\n\n| 伤情类别 | 停工留薪期 |\n|---|---|\n| 丙类 | 4个月 |\n"
+                        "| 丁类 | 6个月 |\n\n## 第三十五条　一次性伤残补助金\n\n| 伤残等级 | 计发月数 |\n|---|---|\n| 七级 | 13个月 |\n"
+                        "| 九级 | 9个月 |\n\n## 附件1　伤情对照表\n\n| 编号 | 伤情名称 | 损伤部位 | 参考伤残等级 | 停工留薪期类别 |\n"
+                        "|---|---|---|---|---|\n| SQ-052 | 单手拇指缺失 | 手部 | 七级 | 丁类 |\n"
+                        "| SQ-054 | 单手食指缺失 | 手部 | 九级 | 丙类 |\n", "injuries.md")
+    members = defined_by_members(doc)
+    assert "单手拇指缺失" in members["七级"] and "单手拇指缺失" in members["丁类"]
+    assert "单手食指缺失" in members["九级"] and "单手食指缺失" in members["丙类"]
+
+
+def test_the_classes_one_column_places_uses_in_are_of_one_kind_though_their_words_share_nothing():
+    # Retail, Hospitality and Leisure share no word, yet the appendix's Class column places each use in one of them:
+    # a nail bar implies Retail and rules out the other two, as Zone B rules out Zone A
+    from aegis_tui.answer.pick import implied_names
+
+    doc, _ = structured("# Local support relief\n\n**Table 6.1 – Relief percentages for 2025/26**\n\n"
+                        "| Rateable value band | Retail | Hospitality | Leisure |\n|---|---|---|---|\n"
+                        "| Up to £15,000 | 40% | 40% | 40% |\n| £15,001 to £25,000 | 40% | 40% | 35% |\n\n"
+                        "## Appendix 1: Property uses\n\n| No. | Property use | Class |\n|---|---|---|\n| 1 | Nail bar | Retail |\n"
+                        "| 2 | Hotel | Hospitality |\n| 3 | Trampoline park | Leisure |\n| 4 | Antiques shop | Retail |\n",
+                        "relief.md")
+    assert implied_names("I run a nail bar with a rateable value of £19,000. What relief percentage do I get?",
+                         doc) == ({"Retail"}, {"Hospitality", "Leisure"})
+
+
+def test_a_paragraph_opening_with_a_class_lists_its_members_after_includes():
+    # "（三）丙类。… 主要包括：…；髌骨骨折；…" defines 丙类 by its members, as the 停工留薪期 table is keyed by 丙类: a knee-cap
+    # fracture implies it; a short part before 、 shares the last one's head and is no member ("前臂、…大腿截肢")
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc, _ = structured("# 工伤保险待遇实施细则\n\n## 第三十条　停工留薪期\n\n| 伤情类别 | 停工留薪期 |\n|---|---|\n| 丙类 | 4个月 |\n"
+                        "| 丁类 | 6个月 |\n| 戊类 | 12个月 |\n\n## 附件2　伤情类别判定指引\n\n**（三）丙类。** 适用于需要复位固定或者手术"
+                        "治疗的伤情，主要包括：桡骨远端骨折；锁骨骨折；髌骨骨折；轻型颅脑损伤伴颅骨骨折等。\n\n**（四）丁类。** 适用于长骨干骨折，"
+                        "主要包括：股骨干骨折；胫腓骨双骨折；深Ⅱ度烧伤（面积10%～29%）等。\n\n**（五）戊类。** 适用于严重伤情，主要包括："
+                        "骨盆骨折；前臂、小腿、上臂、大腿截肢等。\n", "injuries.md")
+    members = defined_by_members(doc)
+    assert {"桡骨远端骨折", "髌骨骨折", "轻型颅脑损伤伴颅骨骨折"} <= members["丙类"]
+    assert "股骨干骨折" in members["丁类"] and "大腿截肢" in members["戊类"] and "前臂" not in members["戊类"]
+    assert implied_names("我2025年5月髌骨骨折做了内固定手术，停工留薪期是多久？", doc) == ({"丙类"}, {"丁类", "戊类"})
+
+
+def test_a_column_naming_one_counted_thing_and_a_worked_example_s_title_define_no_class():
+    # "| 临港新能源电池有限公司 | 用人单位 | 电池制造工 |" names an occupation the shortage table counts, in a column of what
+    # each body evaluates: no class the employer's type is a member of; "示例六：丧葬补助金和抚恤金" titles an example
+    from aegis_tui.answer.pick import defined_by_members
+
+    doc, _ = structured("# 技能提升补贴办法\n\n## 第三章　紧缺职业\n\n| 职业（工种） | 岗位缺口 | 求人倍率 |\n|---|---|---|\n"
+                        "| 电池制造工 | 2,380个 | 2.67 |\n| 养老护理员 | 1,120个 | 2.10 |\n\n**示例六：丧葬补助金和抚恤金**\n\n"
+                        "某失业人员领取期间死亡，其家属申领丧葬补助金。\n\n## 附件3　评价机构\n\n| 序号 | 评价机构名称 | 机构类型 | "
+                        "主要评价职业（工种） |\n|---|---|---|---|\n| 1 | 江屿技师学院 | 技工院校 | 电工、焊工、钳工 |\n"
+                        "| 2 | 临港新能源电池有限公司 | 用人单位 | 电池制造工 |\n", "skills.md")
+    members = defined_by_members(doc)
+    assert "用人单位" not in members.get("电池制造工", set()) and "示例六" not in members
+
+
+def test_a_figure_its_clause_dates_to_a_period_the_question_s_day_is_not_in_answers_another_period():
+    # "From 1 April 2025 the core contribution is 3%": asked of 2024, it is the rule of a later period; the 2% its next
+    # sentence says held before then answers
+    doc, index = labelled("# Pension plan rules\n\n**Rule 4.1 — Core contribution.** The Company pays a core contribution "
+                          "for every Member who contributes at least the minimum rate. From 1 April 2025 the core "
+                          "contribution is 3% of Pensionable Salary. Before 1 April 2025 the core contribution was 2%.\n",
+                          {"3%": ("core contribution", "of Pensionable Salary"), "2%": ("core contribution", "was")})
+    picked, reasons = chosen_values("In 2024, what core contribution did the company pay?", doc, index)
+    assert "3%" not in picked and any("another period" in r for r in reasons.values()), reasons
+    assert chosen_values("In May 2025, what core contribution does the company pay?", doc, index)[0] == {"3%"}
+
+
+def test_a_question_giving_days_either_side_of_the_change_asks_the_former_rule_and_the_current_one():
+    doc, index = structured("# 工伤保险待遇实施细则\n\n本细则自2025年7月1日起施行。\n\n## 第二十条　省外就医\n\n"
+                            "| 项目 | 原标准 | 新标准 |\n|---|---|---|\n| 省外就医食宿费（每人每天） | 200元 | 260元 |\n"
+                            "| 住院伙食补助费（每人每天） | 30元 | 45元 |\n", "meals.md")
+    assert chosen_values("经批准去外省医院看工伤门诊，2025年6月去的和2025年9月去的，每天的食宿费标准分别是多少？", doc,
+                         index)[0] == {"200元", "260元"}
+    assert chosen_values("经批准去外省医院看工伤门诊，2025年9月去的，每天的食宿费标准是多少？", doc, index)[0] == {"260元"}
+    assert chosen_values("经批准去外省医院看工伤门诊，2025年6月去的，每天的食宿费标准是多少？", doc, index)[0] == {"200元"}
+    # (days of two events a case narrates ask one rule: the first, the case's)
+    assert chosen_values("我2025年6月批准去外省就医，2025年9月才回来报销，每天的食宿费标准是多少？", doc, index)[0] == {"200元"}
+
+
+def test_a_row_number_defines_no_class_by_the_range_in_its_row():
+    # "| 1 | 满1年不满2年 | 3个月 |" numbers its row: 1 is no class that "满1年不满3年" of another table is keyed by
+    from aegis_tui.answer.pick import defined_by_measures
+
+    doc, _ = structured("# 失业保险待遇办法\n\n## 第八条　领取期限\n\n| 序号 | 累计缴费时间 | 领取期限 |\n|---|---|---|\n"
+                        "| 1 | 满1年不满2年 | 3个月 |\n| 2 | 满2年不满3年 | 6个月 |\n| 3 | 满3年不满4年 | 9个月 |\n\n"
+                        "## 第九条　月标准\n\n| 累计缴费 | 一类区域 | 二类区域 |\n|---|---|---|\n| 满1年不满3年 | 1,980元 | 1,848元 |\n"
+                        "| 满3年不满5年 | 2,088元 | 1,914元 |\n", "benefit.md")
+    assert not any(name.isdigit() for name in defined_by_measures(doc))
+
+
+def test_a_name_holding_every_class_of_a_kind_is_no_class_a_member_s_class_is_in():
+    # the storage table's yes/no column lists Tier 1 to Tier 4 under "Counts against Relocation Expenses Cap": a job
+    # title's Tier implies no such name, as a grade's Band does
+    from aegis_tui.answer.pick import implying_words
+
+    doc, _ = structured("# Relocation policy\n\n## 5. Caps\n\n| Relocation Tier | Relocation Expenses Cap |\n|---|---|\n"
+                        "| Tier 1 | £6,000 |\n| Tier 2 | £8,250 |\n\n## 6. Storage\n\n| Relocation Tier | Maximum storage period | "
+                        "Counts against Relocation Expenses Cap |\n|---|---|---|\n| Tier 1 | 3 months | Yes |\n"
+                        "| Tier 2 | 6 months | Yes |\n\n## Appendix A: Tiers\n\n| Job title | Relocation Tier |\n|---|---|\n"
+                        "| Site Technician | Tier 1 |\n| Civil Engineer | Tier 2 |\n", "relocation.md")
+    implied = implying_words("I'm a Civil Engineer. What is my relocation expenses cap?", doc)
+    assert "Tier 2" in implied and "Counts against Relocation Expenses Cap" not in implied
+
+
+def test_asked_either_side_of_a_reclassification_a_member_s_former_class_gives_the_former_rule_and_its_current_the_current():
+    # 芦花村 was in 三类 until the change and is in 二类 since: for February and June 2025 its figures are 三类's 原标准 (60)
+    # and 二类's 新标准 (50), not 三类's new one nor 二类's old one
+    doc, index = structured(_RECLASSIFIED_ZH, "areas.md")
+    picked, skipped = choose_noting_skips("芦花村的老人2025年2月和2025年6月每月的区域补贴分别是多少？", doc,
+                                          index.facts.values())
+    assert picked == {"60元/人·月", "50元/人·月"}, skipped
+
+
+def test_a_figure_under_a_caption_or_heading_naming_other_years_than_the_question_s_span_is_another_year_s():
+    doc, index = structured("# Business rates relief scheme\n\n## 6. Local support relief\n\n**Table 6.1 – Relief "
+                            "percentages for 2025/26**\n\n| Rateable value band | Retail | Industrial |\n|---|---|---|\n"
+                            "| £51,001 to £100,000 | 20% | 10% |\n\n## Appendix 4: The 2024/25 scheme\n\n**Table A4.1 – Relief "
+                            "percentages for 2024/25**\n\n| Rateable value band | Retail | Industrial |\n|---|---|---|\n"
+                            "| £51,001 to £100,000 | 15% | 5% |\n", "rates.md")
+    assert chosen_values("Our industrial unit has an RV of £72,000. What relief percentage did we get for 2024/25?",
+                         doc, index)[0] == {"5%"}
+    assert chosen_values("Our industrial unit has an RV of £72,000. What relief percentage do we get for 2025/26?",
+                         doc, index)[0] == {"10%"}

@@ -34,6 +34,7 @@ from ..text.lexicon import (
     DEFINED_BY_LIST_ZH,
     DEFINED_BY_RANGE_EN,
     DEFINED_BY_SEMICOLONS_EN,
+    EXAMPLE_OPENER,
     FORMER_ASKED,
     FORMER_HEADER,
     FUNCTION_ZH,
@@ -45,6 +46,7 @@ from ..text.lexicon import (
     LISTING_SEPARATORS,
     MEMBER_SEPARATORS_EN,
     MEMBER_SEPARATORS_ZH,
+    NAMED_THEN_INCLUDES_ZH,
     NARRATION_ZH,
     NEGATED_EN,
     NUMBER_RANGE_EN,
@@ -81,9 +83,12 @@ from ..text.ranges import (
 from ..text.structure import (
     article_title,
     current,
+    dated,
+    earlier_column,
     former_names,
     illustrative,
     in_force,
+    named_years,
     names_in,
     repealed,
     superseded,
@@ -301,16 +306,34 @@ def _abbreviations(doc: Document) -> dict[str, set[str]]:
         # "一类区域：海晏区、东津区、望江新区；"): each member stands for it ("在深圳工作" asked, 交通补贴·一类城市 written); a
         # Chinese member by each of its character pairs
         for defined, members in defined_by_members(doc).items():
-            name = {t for t in _stemmed(defined) if len(t) > 1}
-            for member in members:
-                if name and len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
-                    for pair in {member[i:i + 2] for i in range(len(member) - 1)} - name:
-                        out.setdefault(pair, set()).update(name)
+            _member_pairs(out, defined, members)
         _ABBR[doc.sha256] = out
     return _ABBR[doc.sha256]
 
 
-_MEMBERS: dict[str, dict[str, set[str]]] = {}
+def _member_pairs(out: dict[str, set[str]], defined: str, members) -> None:
+    """Each Chinese member's character pairs standing for the stems of the name it is a member of (_abbreviations)."""
+    name = {t for t in _stemmed(defined) if len(t) > 1}
+    for member in members:
+        if name and len(member) <= 6 and CJK.fullmatch(member[0]) and not find_quantities(member):
+            for pair in {member[i:i + 2] for i in range(len(member) - 1)} - name:
+                out.setdefault(pair, set()).update(name)
+
+
+def _abbreviations_asked(question: str, doc: Document) -> dict[str, set[str]]:
+    """_abbreviations, a member a former classification placed elsewhere standing for that name too where the question
+    asks of its time (members_asked: "芦花村…2025年2月" names 三类 as well as 二类)."""
+    out = _abbreviations(doc)
+    now, asked = defined_by_members(doc), members_asked(question, doc)
+    if asked is now:
+        return out
+    out = {k: set(v) for k, v in out.items()}
+    for name, members in asked.items():
+        _member_pairs(out, name, members - now.get(name, set()))
+    return out
+
+
+_MEMBERS: dict[str, tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]]]] = {}
 
 
 def defined_by_members(doc: Document) -> dict[str, set[str]]:
@@ -354,22 +377,56 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
             out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)
         keyed = _table_keys(doc)
         keys = [k for ks in keyed.values() for k in ks]
+        for m in NAMED_THEN_INCLUDES_ZH.finditer(doc.text):
+            # (a class a table of figures is keyed by, "| 丙类 | 4个月 | 6个月 |"; each member between semicolons, of one
+            # of its parts the long ones, a short one before 、 sharing the last's head: "前臂、小腿、上臂、大腿截肢")
+            if m.group("name") in keys:
+                out.setdefault(m.group("name"), set()).update(
+                    x for group in re.split(r"[；;]", m.group("members"))
+                    for x in (re.sub(r"[（(][^（）()]*[）)]|等$", "", y.strip()) for y in group.split("、"))
+                    if len(x) >= 4 and not any(ch.isdigit() for ch in x))
+        former: dict[str, dict[str, int]] = {}
+        classes: dict[tuple[int, int], set[str]] = {}
         for m in DEFINED_BY_SEMICOLONS_EN.finditer(doc.text):
             # (a category a table is keyed by: not any lead of a paragraph listing things, "Examples: …; …")
             if any(_names(k, name := m.group("name").strip()) for k in keys):
                 # (a name, no figure: "Premier: less 20% co-payment = $5,600; …" is a worked sum)
                 out.setdefault(name, set()).update(x for y in m.group("members").split(";") for x in _member_en(y)
                                                    if not any(ch.isdigit() for ch in x))
-        for name, members in [*_defined_by_tables(doc, keyed).items(), *_defined_under_headings(doc, keyed).items(),
+        for name, members in [*_defined_by_tables(doc, keyed, former, classes).items(),
+                              *_defined_under_headings(doc, keyed).items(),
                               *_defined_by_yes(doc, keys).items()]:
             out.setdefault(name, set()).update(members)
+        for name in [n for n in out if EXAMPLE_OPENER.match(n) or not re.search(r"[^\W\d_]", n)]:
+            # (a worked example's title names no class, "**示例六：丧葬补助金和抚恤金**", nor a dash or a number, "| — |")
+            del out[name]
         # (a Chinese place is spoken of without its administrative ending, "杭州" for 杭州市; a list's closing word
         # is no part of its last member, "以及苏州市")
         for name, members in out.items():
             if _PLACES_ZH.search(name):
                 members |= {y for x in members if not x.isascii() for y in _spoken_place(x)}
-        _MEMBERS[doc.sha256] = _placed_by_rows(doc, _one_name_each(out))
-    return _MEMBERS[doc.sha256]
+        kept = _one_name_each({name: set(at) for name, at in former.items()})
+        _MEMBERS[doc.sha256] = (_placed_by_rows(doc, _one_name_each(out)),
+                                {name: {m: at for m, at in former[name].items() if m in kept[name]} for name in former},
+                                [frozenset(names) for names in classes.values() if len(names) >= 2])
+    return _MEMBERS[doc.sha256][0]
+
+
+def formerly_by_members(doc: Document) -> dict[str, dict[str, int]]:
+    """The names a document's tables placed their members under before a change, where a column or table marks the
+    classification a former one ("| 原类别 | 现类别 |", "| Zone 2024/25 | Zone 2025/26 |", "Table C.1 – Grade to Band
+    mapping (Version 3.1)" where Version 4.0 supersedes it): each name with its members, each at the offset of the
+    cell placing it (whose period says when it held). defined_by_members holds the current classification alone."""
+    defined_by_members(doc)
+    return _MEMBERS[doc.sha256][1]
+
+
+def _one_column(doc: Document, a: str, b: str) -> bool:
+    """Whether two names a document defines by members are classes one column of a table places its rows in ("| Nail
+    bar | Retail |", "| Hotel | Hospitality |" under "| Property use | Class |"): of one kind, though their words share
+    nothing."""
+    defined_by_members(doc)
+    return any(a in names and b in names for names in _MEMBERS[doc.sha256][2])
 
 
 def _placed_by_rows(doc: Document, defined: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -476,12 +533,15 @@ def _items(text: str) -> set[str]:
             for y in (_member_en(x) if x.isascii() else {_member_zh(x)}) if len(y) >= 2}
 
 
-def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, set[str]]:
+def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[str, dict[str, int]] | None = None,
+                       classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
     """Names a document defines by a table of their members: a table under a heading naming a category that a
     table of figures is keyed by ("### 一、A类紧缺职业（共20个）" over the occupations, a row each, where the 补贴标准
     table has an A类紧缺职业 column; "（一）一类偏远乡镇" over 区县 | 乡镇 rows, the towns listed in a cell), or a table
     of categories, each row's label one a table of figures is keyed by and a cell of it listing its members
-    ("| Category P1 | Riverside Park; Alder Beach Park; … |"). keyed: each table of figures' headers (_table_keys).
+    ("| Category P1 | Riverside Park; Alder Beach Park; … |"). keyed: each table of figures' headers (_table_keys);
+    former collects the members a former classification placed (formerly_by_members), classes the names each
+    table column places rows in.
     """
     out: dict[str, set[str]] = {}
     # (what the document's tables list one by one, "南京、苏州、成都、武汉", is named as a member where it is listed)
@@ -498,7 +558,15 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]]) -> dict[str, 
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         columns = {t.column_header(c).strip() for t in doc.structure.tables if t.index in keyed and t.index != table.index
                    for c in range(len(t.rows[0]) if t.rows else 0)}
-        rows = _defined_by_rows(table, keys, keyed, listed, columns)
+        def was(cell, table=table) -> bool:
+            # (a category named in a former classification's column or table: "| 原类别 | 现类别 |", "| Zone 2024/25 |
+            # Zone 2025/26 |", "Band (Version 3.1)" beside the current Version 4.0's)
+            header = table.column_header(cell.col)
+            return bool(FORMER_HEADER.search(header) or _FORMER_MARK.match(header)) \
+                or earlier_column(table, cell.col) or superseded(doc, cell.start, 0)
+
+        rows = _defined_by_rows(table, keys, keyed, listed, columns, was,
+                                former if former is not None else {}, classes if classes is not None else {})
         for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
             out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
@@ -587,12 +655,16 @@ def _key_named(name: str, keys: list[str]) -> str:
 
 
 def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset(),
-                     columns: set[str] = frozenset()) -> dict[str, set[str]]:
+                     columns: set[str] = frozenset(), was=lambda cell: False,
+                     former: dict[str, dict[str, int]] | None = None,
+                     classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
     it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
     一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
-    _one_name_each). keyed: each table of figures' headers (_table_keys); columns: their column headers."""
+    _one_name_each). keyed: each table of figures' headers (_table_keys); columns: their column headers. A category
+    cell was() marks a former classification's places the row's members in former, name → member → the cell's offset,
+    not in the current names returned; classes collects the names each column's cells place rows in."""
     out: dict[str, set[str]] = {}
     body = range(table.header_rows, len(table.rows))
     # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
@@ -600,6 +672,13 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     # column's Zone 2)
     naming = {id(c): name for r in body for c in table.rows[r]
               if (name := _category_named(c.text, keys, table.column_header(c.col)) or _member_named(table, c, keys))}
+    by_column: dict[int, set[str]] = {}
+    for r in body:
+        for c in table.rows[r]:
+            if id(c) in naming:
+                by_column.setdefault(c.col, set()).add(naming[id(c)])
+    sorting = {col for col, names in by_column.items()
+               if len(names) >= 2 or CATEGORY_HEADER_ZH.search(table.column_header(col))}
     # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
     # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing, nor a row label's own figure,
     # "| Graduate Engineer (first 24 months) | Engineering | 4 |")
@@ -618,8 +697,16 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         # 二级 |" is in 二级 under "医疗机构级别", though 南浦区 heads another table's row; the current category before the
         # former, "| 南浦区 | 南湖街道 | 三类区域 | 二类区域 |" under "| 所属区 | 街道 | 原类别 | 现类别 |")
         named = sorted((c for c in table.rows[r] if c is not cells[0] and id(c) in naming),
-                       key=lambda c: (not CATEGORY_HEADER_ZH.search(h := table.column_header(c.col)),
-                                      bool(FORMER_HEADER.search(h) or _FORMER_MARK.match(h))))
+                       key=lambda c: (not CATEGORY_HEADER_ZH.search(table.column_header(c.col)), was(c)))
+        now = [c for c in named if not was(c)]
+        then = next((c for c in named if was(c)), None)
+        if classes is not None:
+            for c in named:
+                classes.setdefault((table.index, c.col), set()).add(naming[id(c)])
+        # (a row placing its thing in classes of two kinds, each under a column of classes, is in both: "| 单手拇指缺失 |
+        # 手部 | 七级 | 丁类 |" under "| 伤情/诊断名称 | 损伤部位 | 参考伤残等级 | 停工留薪期类别 |")
+        heads = now[:1] + [c for c in now[1:] if _classes_column(table.column_header(c.col), naming[id(c)])
+                           and not any(_kin(naming[id(c)], naming[id(x)]) for x in now[:1])]
         if named and not figureless and id(cells[0]) not in naming and not any(ch.isdigit() for ch in cells[0].text) \
                 and not (any(_series_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip())
                          and any(find_quantities(c.text) for c in table.rows[r] if c not in cells)):
@@ -629,16 +716,27 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             # cell names what goes with that category, no membership; names numbered alike in a row of no figures are
             # members, "| 澜州市第三人民医院 | 江北区 | 江北区…路8号 | 二级 |" beside "| 澜州市第一人民医院 | … | 三级 |", as
             # are names sharing a word, "| Millbrook Academy | 11–18 academy | Core Partner |" beside "Eastgate Academy")
-            out.setdefault(naming[id(named[0])], set()).update(_items(cells[0].text))
+            placed = _items(cells[0].text)
+            for c in heads:
+                out.setdefault(naming[id(c)], set()).update(placed)
+            if then is not None and former is not None:
+                former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
             continue
-        if figureless and named:
+        if figureless and named and any(c.col in sorting for c in named):
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
             # table lists as a member of its own, "| 成都 | 简阳市、蒲江县、大邑县 | 三类城市 |" where 成都 is listed among the
             # 二类城市, is the place the listed ones are in, no member here)
+            # (where a column sorts rows into classes: its header says so, or it names two classes at least; not a column
+            # of what a row's body does, "| 评价机构名称 | 机构类型 | 主要评价职业（工种） |" naming one occupation a table
+            # counts)
             parent = cells[0] if cells[0].text.strip() in listed else None
-            out.setdefault(naming[id(named[0])], set()).update(
-                x for c in table.rows[r] if c.col < named[0].col and c is not parent and c.col not in numbering
-                for x in _items(c.text))
+            first = min(c.col for c in named)
+            placed = {x for c in table.rows[r] if c.col < first and c is not parent and c.col not in numbering
+                      for x in _items(c.text)}
+            for c in heads:
+                out.setdefault(naming[id(c)], set()).update(placed)
+            if then is not None and former is not None:
+                former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
             continue
         lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
@@ -652,6 +750,13 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
 
 
 _FORMER_MARK = re.compile(r"\s*(?:原|旧)")  # (a header marking the former classification: "原类别", "原区域类别")
+_CLASS_NAME_EN = re.compile(r"[A-Z][a-z]+ (?:[A-Z]|\d{1,2})")  # (a class of a lettered or numbered series: "Zone C")
+
+
+def _classes_column(header: str, name: str) -> bool:
+    """Whether a column's cells name classes: its header says so ("停工留薪期类别", "参考伤残等级") or the class is one of a
+    lettered or numbered series ("Zone C", "Band 2")."""
+    return bool(CATEGORY_HEADER_ZH.search(header) or _CLASS_NAME_EN.fullmatch(name))
 
 
 def _member_named(table, cell, keys) -> str:
@@ -844,8 +949,9 @@ def defined_by_measures(doc: Document) -> dict[str, list[str]]:
             keys = {k for i, ks in keyed.items() if i != table.index for k in ks}
             body = range(table.header_rows, len(table.rows))
             # (its first cell: "| Band 3 | 101–150 | £165 |" labels the row Band 3, its range a label cell too)
+            # (not a row's number, "| 8 | 满7年不满8年 | 15个月 |": it names no class)
             labels = {r: label for r in body if table.rows[r] and (label := table.rows[r][0].text.strip())
-                      and any(_names(k, label) for k in keys)}
+                      and not label.isdigit() and any(_names(k, label) for k in keys)}
             if len(labels) < 2:
                 continue
             for c in range(1, len(table.rows[0]) if table.rows else 0):
@@ -867,13 +973,90 @@ def defined_by_measures(doc: Document) -> dict[str, list[str]]:
     return _MEASURES[doc.sha256]
 
 
+def asks_former(question: str, doc: Document) -> bool:
+    """Whether a question asks of the rule a document replaced: by its name ("按原办法算", "2022版的标准", "under
+    Version 3.1"), by asking what held before the change ("before the new rates took effect"), or by the day of its
+    case falling before the document takes effect ("我2024年11月…", "a permit starting 1 January 2025")."""
+    days = find_dates(question)
+    return bool(FORMER_HEADER.search(question) or FORMER_ASKED.search(question)
+                or _before_in_force(doc, days) and not _both_sides(doc, question) or names_in(question, former_names(doc)))
+
+
+def members_asked(question: str, doc: Document) -> dict[str, set[str]]:
+    """The names a document defines by their members as they stood when the question's case is: the current
+    classification, each member a former one placed elsewhere moved to its former name where the question asks of
+    the former rule (asks_former), its case falls in the former classification's period ("in January 2025" of "| Zone
+    2024/25 |"), or it names that period's year alone ("for 2024/25"); in both names where the question gives days
+    either side of the change ("2025年2月和2025年6月")."""
+    defined = defined_by_members(doc)
+    then = formerly_by_members(doc)
+    if not then:
+        return defined
+    if (doc.sha256, question) in _ASKED:
+        return _ASKED[doc.sha256, question]
+    if len(_ASKED) >= 8:
+        _ASKED.pop(next(iter(_ASKED)))
+    _ASKED[doc.sha256, question] = out = _members_when(question, doc, defined, then)
+    return out
+
+
+_ASKED: dict[tuple[str, str], dict[str, set[str]]] = {}
+
+
+def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
+                  then: dict[str, dict[str, int]]) -> dict[str, set[str]]:
+    """members_asked, uncached: defined the current classification, then the former one's placements."""
+    before = asks_former(question, doc)
+    days, years = find_dates(question), named_years(question)
+    both = _both_sides(doc, question)
+    if not (before or both or days or years):
+        return defined
+
+    def held_then(at: int) -> bool:
+        if before or both:
+            return True
+        bounds = dated(doc, at)
+        if days and bounds is not None and bounds[1] is not None and \
+                (bounds[0] is None or bounds[0] <= days[0].first) and days[0].last <= bounds[1]:
+            return True
+        found = doc.structure.cell_at(at)
+        own = named_years(f"{found[0].column_header(found[1].col)} {found[0].caption}") if found else set()
+        return bool(years) and years <= own
+
+    moved = {(name, m) for name, members in then.items() for m, at in members.items() if held_then(at)}
+    if not moved:
+        return defined
+    out = {name: members - ({m for _, m in moved} if not both else set()) for name, members in defined.items()}
+    for name, m in moved:
+        out.setdefault(name, set()).add(m)
+    return out
+
+
+def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[str]]:
+    """For a question giving days either side of the change (_both_sides) about a member the change moved (芦花村, 三类
+    before 1 April 2025 and 二类 since): the names only its former classification places it in, and those only the
+    current one does; empty sets otherwise."""
+    if not _both_sides(doc, question):
+        return set(), set()
+    defined = defined_by_members(doc)
+    was, now = set(), set()
+    for name, members in formerly_by_members(doc).items():
+        for m in members:
+            if _spans(question, m):
+                current = {n for n, ms in defined.items() if m in ms}
+                if current and name not in current:
+                    was.add(name)
+                    now |= current
+    return was, now
+
+
 def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     """Each name a question implies by a member or a numbered figure of it (Ashcombe → Band B, "grade 6" → Tier 2),
-    with the words of the question that imply it."""
+    with the words of the question that imply it; members as classified when its case is (members_asked)."""
     out: dict[str, set[str]] = {}
     # (the longest member named wins: "子公司副总经理" names 第三档, not 总经理's 第一档 within it; a Chinese member may be
     # named in two parts a word or two apart, "子公司担任副总经理")
-    defined = defined_by_members(doc)
+    defined = members_asked(question, doc)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(question, member))}
     for (name, member), found in spans.items():
@@ -895,10 +1078,17 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
                                                   for p, lo, hi in ranges):
                 out.setdefault(name, set()).update(_stemmed(m.group()) or {m.group()})
     # … and the name a name it implies is a member of, by the same words: a job title's grade is in a Band ("Senior
-    # Payroll Analyst" → G4 → Band B), one step, as a table mapping one to the other says
+    # Payroll Analyst" → G4 → Band B), one step, as a table mapping one to the other says; a class among others of its
+    # kind (Band A, Band C), not a name a table's column happens to list classes under ("| Relief | Amount |" listing
+    # "Zone A … Zone C")
+    # (… nor one holding every name of that kind, "Counts against Relocation Expenses Cap" listing Tier 1 to Tier 4: it
+    # tells none apart)
     for name, words in list(out.items()):
+        kind = {o.casefold() for o in defined if o == name or _kin(o, name) or _one_column(doc, o, name)}
         for outer, held in defined.items():
-            if outer not in out and not _names(question, outer) and any(m.casefold() == name.casefold() for m in held):
+            if outer not in out and not _names(question, outer) and any(m.casefold() == name.casefold() for m in held) \
+                    and any(_kin(outer, o) or _one_column(doc, outer, o) for o in defined if o != outer) \
+                    and not (len(kind) > 1 and kind <= {m.casefold() for m in held}):
                 out[outer] = set(words)
     return out
 
@@ -945,10 +1135,11 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
     defined = {**dict.fromkeys(defined_by_codes(doc), set()), **dict.fromkeys(defined_by_measures(doc), set()),
-               **defined_by_members(doc), **dict.fromkeys(defined_by_range(doc), set())}
+               **members_asked(question, doc), **dict.fromkeys(defined_by_range(doc), set())}
     # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
-    kin = {other for other in defined if any(_kin(other, name) and not _within(defined[other], defined[name])
-                                             for name in implied)}
+    # (… or a class the column placing a member in its name places others in: Hospitality beside Retail)
+    kin = {other for other in defined if any((_kin(other, name) or _one_column(doc, other, name))
+                                             and not _within(defined[other], defined[name]) for name in implied)}
     if any(_names(question, name) for name in kin):
         return implied, set()
     return implied, kin - implied
@@ -958,7 +1149,7 @@ def implied_by(question: str, doc: Document, thing: str) -> set[str]:
     """The names the question implies through a member that a thing it asks of holds ("my Great Dane" → Giant breed),
     so that a fact naming the name is about the thing."""
     implied, _ = implied_names(question, doc)
-    members = defined_by_members(doc)
+    members = members_asked(question, doc)
     return {n for n in implied if any(_names(thing, m) for m in members.get(n, ()))}
 
 
@@ -971,7 +1162,7 @@ def other_members(question: str, doc: Document, key: str, implied: set[str]) -> 
     if found is None:
         return []
     table, cell = found
-    members = defined_by_members(doc)
+    members = members_asked(question, doc)
     for label in table.label_cells(cell.row):
         items = [re.sub(r"[（(][^（）()]*[）)]", "", x).strip()
                  for x in re.split(r"以及|[、，,；;]|\s+and\s+", label.text)]
@@ -1525,6 +1716,43 @@ def _before_in_force(doc: Document, dates: list[Dated]) -> bool:
     return when is not None and when.last < force
 
 
+def _both_sides(doc: Document, question: str) -> bool:
+    """Whether the question asks of days on both sides of the day the document takes effect, the former rule and the
+    current one: days joined as one ask's ("2025年6月去的和2025年9月去的", in force from 1 July 2025), or each in a part
+    asking of it ("2025年6月份按多少比例报？2025年9月份呢？"); not days of two events a case narrates ("I bought a policy
+    in January 2025, and my suitcase was stolen in April 2025. What excess …?")."""
+    force = in_force(doc)
+    if force is None:
+        return False
+    days = [d for d in find_dates(question) if d.first.year > force.year - CASE_YEARS]
+    before, after = [d for d in days if d.last < force], [d for d in days if d.first >= force]
+    if not (before and after):
+        return False
+    if any(_JOINED_DAYS.fullmatch(question[a.end:b.start]) for a in before for b in after
+           for a, b in ((a, b), (b, a)) if a.end <= b.start):
+        return True
+    # (each day in its own asking sentence: "如果是2025年5月发证，…能领多少？如果是2025年11月发证，又能领多少？")
+    spans, at = [], 0
+    for sentence, asks in asking_sentences(question):
+        at = question.find(sentence, at)
+        if asks and at >= 0:
+            spans.append((at, at + len(sentence)))
+    sides = [({d.start for d in before} & set(range(a, b)), {d.start for d in after} & set(range(a, b))) for a, b in spans]
+    return any(x and not y for x, y in sides) and any(y and not x for x, y in sides)
+
+
+# (what joins two days as one ask's: "2025年6月去的和", "2025年3月和", "March 2025 and")
+_JOINED_DAYS = re.compile(r"[^，,。；;？?!！]{0,4}?(?:和|与|及|、|\s+(?:and|or)\s+)[^，,。；;？?!！]{0,2}", re.IGNORECASE)
+
+
+def _dated_scope(doc: Document, offset: int) -> str:
+    """What names the period of the figure at an offset: its column's header, its table's caption and the headings
+    over it."""
+    found = doc.structure.cell_at(offset)
+    scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
+    return " ".join([*scopes, *doc.structure.heading_path(offset)])
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -1578,7 +1806,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     asked = {t for t in wanted if t in df or t in alias.values()}
     # (a word the document writes only hyphenated, "setup" of "set-up", is asked as that compound, as rare as its
     # commoner word)
-    defined = _abbreviations(doc)
+    defined = _abbreviations_asked(question, doc)
     joined = {t: max(df[v] for v in defined[t]) for t in wanted - asked if defined.get(t) and defined[t] <= df.keys()}
     asked |= joined.keys()
     # (a word the document never uses that a label written for it does, "deadline" of "deadline to submit a request"
@@ -1655,12 +1883,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     total = sum(weight.values())
     # an abbreviation the document defines stands for its words where the question uses the other form only
     # ("short-term disability" asked, "STD benefits" written; "the SAR" asked, "a Suspicious Activity Report"
-    # written); a question using both already matches either
+    # written); a question using both already matches either (a member, as classified when the question's case is)
     spelled = {a: long for a, long in defined.items() if a not in wanted and long <= wanted}
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
     implying = implying_words(question, doc)
     kind_asked = [f for f in shortlist if dims is None or _of_a_kind_asked(f, dims)]
-    located = {name for name, members in defined_by_members(doc).items() if name in implying
+    located = {name for name, members in members_asked(question, doc).items() if name in implying
                and any(_names(question, m) and _names(f"{f.fact.subject} {f.fact.predicate}", m)
                        for m in members for f in kind_asked)}
     match: dict[str, dict[str, float]] = {}
@@ -1732,12 +1960,25 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # January 2025", the document in force from 1 March 2025; then a figure marked as the document's own rule, "|
     # 本办法（自2025年1月1日起） |", "Table 1 — … prices from 1 April 2025", is of another period)
     # (or asks what held before the change: "before the new rates took effect")
-    earlier = _before_in_force(doc, case_dates) or FORMER_ASKED.search(question) is not None
-    asks_former = FORMER_HEADER.search(question) or earlier or names_in(question, former_names(doc))
-    former = {k for k in named if not asks_former and (at := key_offset(k)) is not None
+    # (a question giving days either side of that day asks both: "2025年6月去的和2025年9月去的")
+    both = _both_sides(doc, question)
+    earlier = (_before_in_force(doc, case_dates) or FORMER_ASKED.search(question) is not None) and not both
+    former = {k for k in named if not asks_former(question, doc) and not both and (at := key_offset(k)) is not None
               and superseded(doc, at, len(by_key[k].fact.object_value))}
     later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}
-    named -= former | later
+    # … and a figure its own clause dates to a period no day of the question's case is in ("From 1 April 2025 the core
+    # contribution is 3%", asked "In 2024, what core contribution …?"): another period's (not by a birth date, a decade
+    # or more before it)
+    elsewhen = {k for k in named if case_dates and (bounds := period(_clause_before(by_key[k].fact))) is not None
+              and (days := [d for d in case_dates if bounds[0] is None or d.first.year > bounds[0].year - CASE_YEARS])
+              and not any((bounds[0] is None or bounds[0] <= d.last) and (bounds[1] is None or d.first <= bounds[1])
+                          for d in days)}
+    # … or one whose column, table or section names only other years than the span the question names ("for 2024/25"
+    # asked, "Table 6.1 – KLSR percentages for 2025/26")
+    if spans := named_years(undated):
+        elsewhen |= {k for k in named if (at := key_offset(k)) is not None
+                     and (own := named_years(_dated_scope(doc, at))) and not own & spans}
+    named -= former | later | elsewhen
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
@@ -2019,6 +2260,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "its value numbers a name in its clause (\"Euro 6\"), no quantity" if k in name_numbers else
                    "it is the former value of a change, which the document replaced" if k in former else
                    "it is the rule in force after the date the question gives" if k in later else
+                   "it is the rule of another period than the day or year the question gives" if k in elsewhen else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden
@@ -2082,6 +2324,18 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     for f in shortlist if implied else []:
         if f.key not in apart and (others := other_members(question, doc, f.key, implied)):
             apart[f.key] = ('、' if lang == 'zh' else ', ').join(others)
+    # … and, asked of days either side of a change that moved the question's member to another class, a figure of its
+    # former class is the former rule's, one of its current class the current rule's ("芦花村 … 2025年2月和2025年6月":
+    # 三类's 原标准, 二类's 新标准)
+    was, now = classes_then_and_now(question, doc)
+    for f in shortlist if was else []:
+        said = f"{f.fact.subject} {f.fact.predicate}"
+        old = bool(FORMER_HEADER.search(said)) or (at := key_offset(f.key)) is not None \
+            and superseded(doc, at, len(f.fact.object_value))
+        then_named, now_named = any(_names(said, n) for n in was), any(_names(said, n) for n in now)
+        if f.key not in apart and then_named != now_named and old != then_named:
+            apart[f.key] = (f"{next(n for n in sorted(was | now) if _names(said, n))} "
+                            + ("under the current rule" if then_named else "under the former rule"))
     for f in shortlist:
         if f.key in apart:
             job.answer.skip([f], f"it is for {apart[f.key]}, and what the question names is in "

@@ -92,6 +92,11 @@ CITY_BEFORE_PLACE_ZH = re.compile(rf"^[{CJK_RANGE}]{{2,3}}市(?=[{CJK_RANGE}]{{2
 # (the separators of such members: "北郊区、南湖区、临空区以及北宁高新技术产业开发区"; a comma separates clauses, and a
 # member is a name, never a phrase opening with a preposition: "由赡养人自行约定分摊比例和额度" lists nothing)
 MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
+# … or by a paragraph opening with its name and saying, after "包括：", its members between semicolons ("**（三）丙类。**
+# 适用于需要复位固定或者手术治疗…的伤情，主要包括：桡骨远端骨折；锁骨骨折；髌骨骨折；…等。")
+NAMED_THEN_INCLUDES_ZH = re.compile(r"(?m)^[ \t]*(?:\*\*|__)?[ \t]*(?:[（(][一二三四五六七八九十]+[）)])?[ \t]*"
+                                    r"(?P<name>[\u4e00-\u9fffA-Z]{2,8})[。．：:](?:\*\*|__)?[^\n]*?包括[：:]"
+                                    r"(?P<members>[^。\n]+)")
 # … or by a sentence ending "X包括：" and the paragraphs after it listing its members ("本规则所称偏远地区包括：\n\n新疆
 # 维吾尔自治区、西藏自治区、青海省全境；\n\n四川省的甘孜藏族自治州、阿坝藏族羌族自治州；"), up to a paragraph that is no list
 INCLUDES_LINES_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:包括|包含|是指|指)[：:][ \t]*\n"
@@ -190,8 +195,9 @@ _NOT_A_SHARE = r"(?!\s+(?:rate|ratio|percentage|period|limit|cap))"
 _DAY_ASKED_ZH = re.compile(r"哪一?天|几月几[日号]|什么日期|几号")
 ASKED_DIMENSIONS = (
     ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
-                        r"\bhow\s+(?:long|soon|many\s+(?:calendar\s+|business\s+|working\s+)?(?:days|weeks|months|"
-                        r"years|hours))\b", re.IGNORECASE)),
+                        # (a word or two may say which days: "how many paid days", "how many annual leave days")
+                        r"\bhow\s+(?:long|soon|many\s+(?:[a-z-]+\s+){0,2}?(?:days|weeks|months|years|hours))\b",
+                        re.IGNORECASE)),
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
     # (not "起付线和报销比例是多少"); "按住宿标准的百分之多少", "按标准的多少算": a share of what it is counted by
     ("percent", re.compile(r"百分之(?:几|多少)|[按照][^，,。；;？?]{1,12}的多少|百分比|多少比例|多大比例|什么比例|^[^和及与、]*(?:比例|[利费税比]率)(?:是|为|有)?多少|几成|几折|"
@@ -199,7 +205,10 @@ ASKED_DIMENSIONS = (
                            r"\bwhat\s+(?:percentage|percent|share|proportion)\b|\bhow\s+much\s+of\b|\binterest\s+rates?\b|"
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
     # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
-    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|" + _WHAT_IS
+    # (… or what is paid: "what weekly rate will I be paid")
+    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|"
+                         r"\bwhat\s+(?:[a-z-]+\s+){0,3}(?:will|would|do|does|did|am|is|are|was|were)\s+(?:i|we|you|they|he|"
+                         r"she)\s+be\s+paid\b|" + _WHAT_IS
                          + r"(?:fees?|charges?|costs?|prices?|premiums?|fines?|penalty|penalties|rent)\b" + _NOT_A_SHARE,
                          re.IGNORECASE)),
     # … a fee, a charge or a penalty may be a share of what it is charged on ("Late payment charge: 10% of the
