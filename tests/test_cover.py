@@ -3427,6 +3427,12 @@ def test_a_grade_the_former_edition_placed_in_another_band_is_in_that_band_when_
                                       doc)
     assert "Band B" in implying_words("I'm an Actuarial Trainee and my leave started on 8 December 2024. What is my "
                                       "weekly cap?", doc)
+    # (an English "previous" or "old" of something else, and a year given alone before the case's day, ask no former
+    # classification)
+    for question in ("I moved here from my previous employer and I'm a Data Engineer. What is my weekly cap?",
+                     "My daughter is 2 months old and I'm a Data Engineer. What is my weekly cap?",
+                     "I joined in 2019 as a Data Engineer and my leave started on 3 March 2025. What is my weekly cap?"):
+        assert "Band B" in implying_words(question, doc) and "Band C" not in implying_words(question, doc), question
 
 
 def test_a_row_placing_its_thing_in_classes_of_two_kinds_places_it_in_both():
@@ -3473,6 +3479,11 @@ def test_a_paragraph_opening_with_a_class_lists_its_members_after_includes():
     assert {"桡骨远端骨折", "髌骨骨折", "轻型颅脑损伤伴颅骨骨折"} <= members["丙类"]
     assert "股骨干骨折" in members["丁类"] and "大腿截肢" in members["戊类"] and "前臂" not in members["戊类"]
     assert implied_names("我2025年5月髌骨骨折做了内固定手术，停工留薪期是多久？", doc) == ({"丙类"}, {"丁类", "戊类"})
+    # (what a class does not include lists no member of it, nor does another class's sentence after its own ends)
+    other, _ = structured("# 细则\n\n| 伤情类别 | 停工留薪期 |\n|---|---|\n| 丙类 | 4个月 |\n| 丁类 | 6个月 |\n\n"
+                          "**（三）丙类。** 适用于手术治疗的伤情，不包括：股骨干骨折；胫腓骨双骨折。\n\n"
+                          "**（四）丁类：** 适用于重伤。丙类伤情包括：髌骨骨折；锁骨骨折。\n", "other.md")
+    assert not defined_by_members(other).get("丙类") and not defined_by_members(other).get("丁类")
 
 
 def test_a_column_naming_one_counted_thing_and_a_worked_example_s_title_define_no_class():
@@ -3509,6 +3520,8 @@ def test_a_question_giving_days_either_side_of_the_change_asks_the_former_rule_a
                          index)[0] == {"200元", "260元"}
     assert chosen_values("经批准去外省医院看工伤门诊，2025年9月去的，每天的食宿费标准是多少？", doc, index)[0] == {"260元"}
     assert chosen_values("经批准去外省医院看工伤门诊，2025年6月去的，每天的食宿费标准是多少？", doc, index)[0] == {"200元"}
+    assert chosen_values("我2025年8月获批，2025年6月去的和2025年9月去的，每天的食宿费标准分别是多少？", doc, index)[0] \
+        == {"200元", "260元"}
     # (days of two events a case narrates ask one rule: the first, the case's)
     assert chosen_values("我2025年6月批准去外省就医，2025年9月才回来报销，每天的食宿费标准是多少？", doc, index)[0] == {"200元"}
 

@@ -337,8 +337,9 @@ _MEMBERS: dict[str, tuple[dict[str, set[str]], dict[str, dict[str, int]], list[f
 
 
 def defined_by_members(doc: Document) -> dict[str, set[str]]:
-    """The names a Chinese document defines by their members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、
-    临江县）", "一类区域：海晏区、东津区、望江新区；"), each with its members of two characters or more."""
+    """The names a document defines by their members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、
+    临江县）", "一类区域：海晏区、东津区、望江新区；", a table placing job titles in Bands), each with its members of two
+    characters or more, as the current classification places them (a former one's placements: formerly_by_members)."""
     if doc.sha256 not in _MEMBERS:
         if len(_MEMBERS) >= 8:
             _MEMBERS.pop(next(iter(_MEMBERS)))
@@ -384,7 +385,7 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
                 out.setdefault(m.group("name"), set()).update(
                     x for group in re.split(r"[；;]", m.group("members"))
                     for x in (re.sub(r"[（(][^（）()]*[）)]|等$", "", y.strip()) for y in group.split("、"))
-                    if len(x) >= 4 and not any(ch.isdigit() for ch in x))
+                    if len(x) >= (4 if "、" in group else 2) and not any(ch.isdigit() for ch in x))
         former: dict[str, dict[str, int]] = {}
         classes: dict[tuple[int, int], set[str]] = {}
         for m in DEFINED_BY_SEMICOLONS_EN.finditer(doc.text):
@@ -678,7 +679,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             if id(c) in naming:
                 by_column.setdefault(c.col, set()).add(naming[id(c)])
     sorting = {col for col, names in by_column.items()
-               if len(names) >= 2 or CATEGORY_HEADER_ZH.search(table.column_header(col))}
+               if len(names) >= 2 or any(_classes_column(table.column_header(col), name) for name in names)}
     # (a table of no figures: codes and names only, "| Penhallow Reach | P1 – P40 | Zone 2 (Middle Harbour) |"; a
     # column numbering its rows, "| 序号 | 所属区 | 街道 | 区位类别 |", counts nothing, nor a row label's own figure,
     # "| Graduate Engineer (first 24 months) | Engineering | 4 |")
@@ -973,12 +974,14 @@ def defined_by_measures(doc: Document) -> dict[str, list[str]]:
     return _MEASURES[doc.sha256]
 
 
-def asks_former(question: str, doc: Document) -> bool:
+def asks_former(question: str, doc: Document, words: bool = True) -> bool:
     """Whether a question asks of the rule a document replaced: by its name ("按原办法算", "2022版的标准", "under
     Version 3.1"), by asking what held before the change ("before the new rates took effect"), or by the day of its
-    case falling before the document takes effect ("我2024年11月…", "a permit starting 1 January 2025")."""
+    case falling before the document takes effect ("我2024年11月…", "a permit starting 1 January 2025"); with words,
+    by an English word of the former too ("the previous rate")."""
     days = find_dates(question)
-    return bool(FORMER_HEADER.search(question) or FORMER_ASKED.search(question)
+    header = next((m for m in FORMER_HEADER.finditer(question) if words or not m.group().isascii()), None)
+    return bool(header or FORMER_ASKED.search(question)
                 or _before_in_force(doc, days) and not _both_sides(doc, question) or names_in(question, former_names(doc)))
 
 
@@ -1006,18 +1009,21 @@ _ASKED: dict[tuple[str, str], dict[str, set[str]]] = {}
 def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
                   then: dict[str, dict[str, int]]) -> dict[str, set[str]]:
     """members_asked, uncached: defined the current classification, then the former one's placements."""
-    before = asks_former(question, doc)
+    # (an English "previous", "prior" or "old" asks the former rule only of a figure, not of a classification: "my
+    # previous employer", "two months old")
+    before = asks_former(question, doc, words=False)
     days, years = find_dates(question), named_years(question)
     both = _both_sides(doc, question)
     if not (before or both or days or years):
         return defined
+    when = _case_day(days, in_force(doc))
 
     def held_then(at: int) -> bool:
         if before or both:
             return True
         bounds = dated(doc, at)
-        if days and bounds is not None and bounds[1] is not None and \
-                (bounds[0] is None or bounds[0] <= days[0].first) and days[0].last <= bounds[1]:
+        if when is not None and bounds is not None and bounds[1] is not None and \
+                (bounds[0] is None or bounds[0] <= when.first) and when.last <= bounds[1]:
             return True
         found = doc.structure.cell_at(at)
         own = named_years(f"{found[0].column_header(found[1].col)} {found[0].caption}") if found else set()
@@ -1026,7 +1032,8 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
     moved = {(name, m) for name, members in then.items() for m, at in members.items() if held_then(at)}
     if not moved:
         return defined
-    out = {name: members - ({m for _, m in moved} if not both else set()) for name, members in defined.items()}
+    gone = {m for _, m in moved} if not both else set()
+    out = {name: members - gone for name, members in defined.items()}
     for name, m in moved:
         out.setdefault(name, set()).add(m)
     return out
@@ -1706,14 +1713,23 @@ CASE_YEARS = 10  # how far before a document takes effect a date the question gi
 
 
 def _before_in_force(doc: Document, dates: list[Dated]) -> bool:
-    """Whether the question's case falls before the document takes effect: the first of the dates it gives ends
+    """Whether the question's case falls before the document takes effect: the day of its case (_case_day) ends
     before that day ("我2024年11月在…开了药", "a permit starting 1 January 2025"); a date a decade or more before it (a
     birth date, "born in May 1960") is no case of the rules it replaced."""
     force = in_force(doc)
     if force is None:
         return False
-    when = next((d for d in dates if d.first.year > force.year - CASE_YEARS), None)
+    when = _case_day(dates, force)
     return when is not None and when.last < force
+
+
+def _case_day(dates: list[Dated], force) -> Dated | None:
+    """The day of the question's case among the dates it gives: the first within a decade of the day the document
+    takes effect (not a birth date), a month or a day before a year given alone ("I joined in 2019 and my leave
+    started on 3 March 2025": 3 March 2025)."""
+    days = [d for d in dates if force is None or d.first.year > force.year - CASE_YEARS]
+    return next((d for d in days if (d.first.month, d.first.day, d.last.month, d.last.day) != (1, 1, 12, 31)),
+                next(iter(days), None))
 
 
 def _both_sides(doc: Document, question: str) -> bool:
@@ -1728,8 +1744,8 @@ def _both_sides(doc: Document, question: str) -> bool:
     before, after = [d for d in days if d.last < force], [d for d in days if d.first >= force]
     if not (before and after):
         return False
-    if any(_JOINED_DAYS.fullmatch(question[a.end:b.start]) for a in before for b in after
-           for a, b in ((a, b), (b, a)) if a.end <= b.start):
+    if any(_JOINED_DAYS.fullmatch(question[x.end:y.start]) for a in before for b in after
+           for x, y in ((a, b), (b, a)) if x.end <= y.start):
         return True
     # (each day in its own asking sentence: "如果是2025年5月发证，…能领多少？如果是2025年11月发证，又能领多少？")
     spans, at = [], 0
@@ -1742,15 +1758,18 @@ def _both_sides(doc: Document, question: str) -> bool:
 
 
 # (what joins two days as one ask's: "2025年6月去的和", "2025年3月和", "March 2025 and")
-_JOINED_DAYS = re.compile(r"[^，,。；;？?!！]{0,4}?(?:和|与|及|、|\s+(?:and|or)\s+)[^，,。；;？?!！]{0,2}", re.IGNORECASE)
+_JOINED_DAYS = re.compile(r"[^，,。；;？?!！]{0,4}?(?:和|与|及|、|\s+(?:and|or)\s+(?:(?:in|on|for)\s+)?)[^，,。；;？?!！]{0,2}",
+                          re.IGNORECASE)
 
 
 def _dated_scope(doc: Document, offset: int) -> str:
     """What names the period of the figure at an offset: its column's header, its table's caption and the headings
-    over it."""
+    over it, not the document's title (a scheme's title names its own year, "Business rates relief scheme 2025/26",
+    over sections of other years too)."""
     found = doc.structure.cell_at(offset)
     scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
-    return " ".join([*scopes, *doc.structure.heading_path(offset)])
+    path = doc.structure.heading_path(offset)
+    return " ".join([*scopes, *path[1:]])
 
 
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
@@ -1963,7 +1982,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (a question giving days either side of that day asks both: "2025年6月去的和2025年9月去的")
     both = _both_sides(doc, question)
     earlier = (_before_in_force(doc, case_dates) or FORMER_ASKED.search(question) is not None) and not both
-    former = {k for k in named if not asks_former(question, doc) and not both and (at := key_offset(k)) is not None
+    of_former = asks_former(question, doc)
+    former = {k for k in named if not of_former and not both and (at := key_offset(k)) is not None
               and superseded(doc, at, len(by_key[k].fact.object_value))}
     later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}
     # … and a figure its own clause dates to a period no day of the question's case is in ("From 1 April 2025 the core
@@ -1977,7 +1997,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # asked, "Table 6.1 – KLSR percentages for 2025/26")
     if spans := named_years(undated):
         elsewhen |= {k for k in named if (at := key_offset(k)) is not None
-                     and (own := named_years(_dated_scope(doc, at))) and not own & spans}
+                     and (own := named_years(_dated_scope(doc, at))) and not own & spans
+                     and not named_years(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} "
+                                         f"{by_key[k].fact.source_text}") & spans}
     named -= former | later | elsewhen
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a

@@ -25,7 +25,7 @@ DATE = re.compile(
     rf"|\b{_MONTH.format('am')}\s+(?P<ad>\d{{1,2}}){_ORD},?\s+(?P<ay>\d{{4}})\b"
     rf"|\b{_MONTH.format('bm')}\s+(?P<by>\d{{4}})\b"
     # (a year alone, as English says one: "back in 2024", "in 2025"; not a year span, "in 2024/25")
-    r"|(?<=\bin )(?P<ny>(?:19|20)\d\d)(?![\d/–-])",
+    r"|(?<=\bin )(?P<ny>(?:19|20)\d\d)(?![\d/–—-]|\s*[-–—/]\s*\d|s\b|\s*年)",
     re.IGNORECASE)
 
 

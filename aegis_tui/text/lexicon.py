@@ -95,7 +95,7 @@ MEMBER_SEPARATORS_ZH = re.compile(r"以及|[、，,和及与]")
 # … or by a paragraph opening with its name and saying, after "包括：", its members between semicolons ("**（三）丙类。**
 # 适用于需要复位固定或者手术治疗…的伤情，主要包括：桡骨远端骨折；锁骨骨折；髌骨骨折；…等。")
 NAMED_THEN_INCLUDES_ZH = re.compile(r"(?m)^[ \t]*(?:\*\*|__)?[ \t]*(?:[（(][一二三四五六七八九十]+[）)])?[ \t]*"
-                                    r"(?P<name>[\u4e00-\u9fffA-Z]{2,8})[。．：:](?:\*\*|__)?[^\n]*?包括[：:]"
+                                    r"(?P<name>[\u4e00-\u9fffA-Z]{2,8})[。．：:](?:\*\*|__)?[^\n。]*?(?<!不)包括[：:]"
                                     r"(?P<members>[^。\n]+)")
 # … or by a sentence ending "X包括：" and the paragraphs after it listing its members ("本规则所称偏远地区包括：\n\n新疆
 # 维吾尔自治区、西藏自治区、青海省全境；\n\n四川省的甘孜藏族自治州、阿坝藏族羌族自治州；"), up to a paragraph that is no list
@@ -207,8 +207,8 @@ ASKED_DIMENSIONS = (
     # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
     # (… or what is paid: "what weekly rate will I be paid")
     ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|"
-                         r"\bwhat\s+(?:[a-z-]+\s+){0,3}(?:will|would|do|does|did|am|is|are|was|were)\s+(?:i|we|you|they|he|"
-                         r"she)\s+be\s+paid\b|" + _WHAT_IS
+                         r"\bwhat\s+(?!(?:day|date|time|month|week|year)s?\b)(?:[a-z-]+\s+){0,3}(?:will|would|do|does|did|am|is|"
+                         r"are|was|were)\s+(?:i|we|you|they|he|she)\s+be\s+paid\b|" + _WHAT_IS
                          + r"(?:fees?|charges?|costs?|prices?|premiums?|fines?|penalty|penalties|rent)\b" + _NOT_A_SHARE,
                          re.IGNORECASE)),
     # … a fee, a charge or a penalty may be a share of what it is charged on ("Late payment charge: 10% of the

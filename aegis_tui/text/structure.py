@@ -311,8 +311,9 @@ def names_in(text: str, names: frozenset[str]) -> bool:
     from .lexicon import CJK
 
     # (its stem drops a word of two characters: not a figure's digit, "2022版" is not named by the 202 of "2025版")
+    # (… nor a stem that is a year alone: "2021年版" is not named by any 2021)
     return any(n in text or len(n) > 4 and CJK.match(n[-1]) is not None and CJK.match(n[-2]) is not None
-               and n[:-2] in text for n in names)
+               and not n[-3].isdigit() and n[:-2] in text for n in names)
 
 
 _IN_FORCE: dict[str, date | None] = {}
