@@ -90,6 +90,7 @@ from ..text.structure import (
     in_force,
     named_years,
     names_in,
+    period_scopes,
     repealed,
     superseded,
 )
@@ -340,6 +341,12 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
     """The names a document defines by their members ("一类城市是指北京、上海、广州、深圳", "远郊区县（含北山县、
     临江县）", "一类区域：海晏区、东津区、望江新区；", a table placing job titles in Bands), each with its members of two
     characters or more, as the current classification places them (a former one's placements: formerly_by_members)."""
+    return _memberships(doc)[0]
+
+
+def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]]]:
+    """defined_by_members, formerly_by_members and the names each table column places rows in (_one_column), read
+    once a document."""
     if doc.sha256 not in _MEMBERS:
         if len(_MEMBERS) >= 8:
             _MEMBERS.pop(next(iter(_MEMBERS)))
@@ -410,7 +417,7 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
         _MEMBERS[doc.sha256] = (_placed_by_rows(doc, _one_name_each(out)),
                                 {name: {m: at for m, at in former[name].items() if m in kept[name]} for name in former},
                                 [frozenset(names) for names in classes.values() if len(names) >= 2])
-    return _MEMBERS[doc.sha256][0]
+    return _MEMBERS[doc.sha256]
 
 
 def formerly_by_members(doc: Document) -> dict[str, dict[str, int]]:
@@ -418,16 +425,14 @@ def formerly_by_members(doc: Document) -> dict[str, dict[str, int]]:
     classification a former one ("| 原类别 | 现类别 |", "| Zone 2024/25 | Zone 2025/26 |", "Table C.1 – Grade to Band
     mapping (Version 3.1)" where Version 4.0 supersedes it): each name with its members, each at the offset of the
     cell placing it (whose period says when it held). defined_by_members holds the current classification alone."""
-    defined_by_members(doc)
-    return _MEMBERS[doc.sha256][1]
+    return _memberships(doc)[1]
 
 
 def _one_column(doc: Document, a: str, b: str) -> bool:
     """Whether two names a document defines by members are classes one column of a table places its rows in ("| Nail
     bar | Retail |", "| Hotel | Hospitality |" under "| Property use | Class |"): of one kind, though their words share
     nothing."""
-    defined_by_members(doc)
-    return any(a in names and b in names for names in _MEMBERS[doc.sha256][2])
+    return any(a in names and b in names for names in _memberships(doc)[2])
 
 
 def _placed_by_rows(doc: Document, defined: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -561,10 +566,10 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
                    for c in range(len(t.rows[0]) if t.rows else 0)}
         def was(cell, table=table) -> bool:
             # (a category named in a former classification's column or table: "| 原类别 | 现类别 |", "| Zone 2024/25 |
-            # Zone 2025/26 |", "Band (Version 3.1)" beside the current Version 4.0's)
-            header = table.column_header(cell.col)
-            return bool(FORMER_HEADER.search(header) or _FORMER_MARK.match(header)) \
-                or earlier_column(table, cell.col) or superseded(doc, cell.start, 0)
+            # Zone 2025/26 |", "Band (Version 3.1)" beside the current Version 4.0's; superseded reads a header
+            # FORMER_HEADER marks, "| 原标准 |")
+            return bool(_FORMER_MARK.match(table.column_header(cell.col))) or earlier_column(table, cell.col) \
+                or superseded(doc, cell.start, 0)
 
         rows = _defined_by_rows(table, keys, keyed, listed, columns, was,
                                 former if former is not None else {}, classes if classes is not None else {})
@@ -1753,23 +1758,13 @@ def _both_sides(doc: Document, question: str) -> bool:
         at = question.find(sentence, at)
         if asks and at >= 0:
             spans.append((at, at + len(sentence)))
-    sides = [({d.start for d in before} & set(range(a, b)), {d.start for d in after} & set(range(a, b))) for a, b in spans]
+    sides = [([d for d in before if a <= d.start < b], [d for d in after if a <= d.start < b]) for a, b in spans]
     return any(x and not y for x, y in sides) and any(y and not x for x, y in sides)
 
 
 # (what joins two days as one ask's: "2025年6月去的和", "2025年3月和", "March 2025 and")
 _JOINED_DAYS = re.compile(r"[^，,。；;？?!！]{0,4}?(?:和|与|及|、|\s+(?:and|or)\s+(?:(?:in|on|for)\s+)?)[^，,。；;？?!！]{0,2}",
                           re.IGNORECASE)
-
-
-def _dated_scope(doc: Document, offset: int) -> str:
-    """What names the period of the figure at an offset: its column's header, its table's caption and the headings
-    over it, not the document's title (a scheme's title names its own year, "Business rates relief scheme 2025/26",
-    over sections of other years too)."""
-    found = doc.structure.cell_at(offset)
-    scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
-    path = doc.structure.heading_path(offset)
-    return " ".join([*scopes, *path[1:]])
 
 
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
@@ -1997,7 +1992,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # asked, "Table 6.1 – KLSR percentages for 2025/26")
     if spans := named_years(undated):
         elsewhen |= {k for k in named if (at := key_offset(k)) is not None
-                     and (own := named_years(_dated_scope(doc, at))) and not own & spans
+                     and (own := named_years(" ".join(period_scopes(doc, at, title=False)))) and not own & spans
                      and not named_years(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} "
                                          f"{by_key[k].fact.source_text}") & spans}
     named -= former | later | elsewhen

@@ -396,18 +396,25 @@ def _year_period(document: Document, text: str) -> tuple[date, date] | None:
     return next((spans[k] for m in _spans_of_years(text) if (k := _year_key(m)) in spans), None)
 
 
+def period_scopes(document: Document, offset: int, title: bool = True) -> list[str]:
+    """What may name the period of the figures at an offset, nearest first: their column's header, their table's
+    caption, the headings over them (without title, not the topmost: a scheme's title names its own year over
+    sections of other years too)."""
+    found = document.structure.cell_at(offset)
+    scopes = [found[0].column_header(found[1].col), found[0].caption] if found is not None else []
+    path = document.structure.heading_path(offset)
+    return scopes + list(reversed(path if title else path[1:]))
+
+
 def dated(document: Document, offset: int) -> tuple[date | None, date | None] | None:
     """The period the figures at an offset are of, as their column header, their table's caption or the nearest
     heading bounding one says ("| 原办法（执行至2024年12月31日） |", "表 … (permits starting before 1 April 2025)",
     "附件1 出差城市分类表（自2025年3月1日起适用）"): first and last day, None where open; None when nothing bounds one."""
     from .dates import period
 
-    s = document.structure
-    found = s.cell_at(offset)
-    scopes = (found[0].column_header(found[1].col), found[0].caption) if found is not None else ()
     # (… or the year span it names, as the document dates it: "| General waste 2024/25 |", the financial year 2024/25
     # "which ran from 1 April 2024 to 31 March 2025")
-    for text in (*scopes, *reversed(s.heading_path(offset))):
+    for text in period_scopes(document, offset):
         if text and ((bounds := period(text)) is not None or (bounds := _year_period(document, text)) is not None):
             return bounds
     return None
