@@ -35,6 +35,9 @@ def test_dates_a_text_states_name_their_days(text, days):
     ("2023 Tariff (1 April 2023 – 31 March 2025)", (date(2023, 4, 1), date(2025, 3, 31))),
     ("Table 1 — Resident permit prices from 1 April 2025", (date(2025, 4, 1), None)),
     ("permits issued after 31 March 2025", (date(2025, 4, 1), None)),
+    # (the words after a date bind it before a "于" ahead of it: "适用于2025年6月及以前的发放月份" ends in June)
+    ("失业保险金月标准（原标准，适用于2025年6月及以前的发放月份）", (None, date(2025, 6, 30))),
+    ("新标准，适用于2025年7月及以后的发放月份", (date(2025, 7, 1), None)),
     # a date that bounds nothing: a day of issue
     ("印发日期：2024年11月18日", None),
     ("2021年版·一类城市", None),

@@ -125,6 +125,7 @@ def test_chinese_numerals(text, value):
     ("see Section 4.2 and Article 5 for 30 days", ["30 days"]),  # section numbers skipped
     ("自2024年1月1日起施行，有效期5年", ["2024年1月1日", "5年"]),  # date and duration
     ("下一年度参保，统一年度，一次性", []),  # numerals inside words
+    ("| 家庭总资产净值 | ______万元 |，每千元缴费", []),  # a multiplier alone is a unit: a form's blank, a rate's base
     ("opens at 9:30, form A1, code H200", []),  # times and codes
     ("$250 per night in standard cities and $400 in high-cost cities", ["$250 per night", "$400"]),  # rate
     ("在职职工3000元、退休人员4000元", ["3000元", "4000元"]),  # enumeration

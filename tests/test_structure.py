@@ -305,6 +305,32 @@ def test_a_caption_is_read_across_the_unit_line_under_it():
     assert doc.structure.tables[0].caption == long
 
 
+def test_a_lettered_or_appendix_table_number_opens_a_caption_and_a_note_under_it_hides_none():
+    text = ("# Policy\n\n## Appendix D — Rates under Version 5.2\n\nTable D1 — Relocation Expenses Cap (Version 5.2)\n\n"
+            "| Tier | Cap |\n|---|---|\n| Tier 1 | £8,250 |\n\nTable C.1 – Grade to Band mapping (Version 3.1)\n\n"
+            "| Grade | Band |\n|---|---|\n| G5 | Band C |\n\nTable of contents\n\n| Part | Page |\n|---|---|\n| 1 | 3 |\n")
+    doc = Document.from_text(text, "lettered.md")
+    assert [t.caption for t in doc.structure.tables] == [
+        "Table D1 — Relocation Expenses Cap (Version 5.2)", "Table C.1 – Grade to Band mapping (Version 3.1)",
+        "Appendix D — Rates under Version 5.2"]  # ("Table of contents" is a title, not a table's number)
+    # a note between a caption and its table ("对应最低工资标准：…") leaves the caption the table's
+    zh = ("# 细则\n\n### 附件1　失业保险金月标准表\n\n**表1　失业保险金月标准（原标准）**\n\n对应最低工资标准：一类区域2,200元/月。\n\n"
+          "| 累计缴费年限 | 一类区域 |\n|---|---|\n| 满1年 | 1,760元 |\n\n附表2　补贴标准\n\n| 类别 | 金额 |\n|---|---|\n| 甲类 | 1,000元 |\n")
+    doc = Document.from_text(zh, "zh.md")
+    assert [t.caption for t in doc.structure.tables] == ["表1　失业保险金月标准（原标准）", "附表2　补贴标准"]
+
+
+def test_a_caption_s_lettered_number_is_no_part_of_its_title():
+    from aegis_tui.answer.structural import title_of
+
+    assert title_of("Table D1 — Relocation Expenses Cap") == "Relocation Expenses Cap"
+    assert title_of("Table C.1 – Grade to Band mapping") == "Grade to Band mapping"
+    assert title_of("Table A3.2 – Multipliers") == "Multipliers" and title_of("Table B-1. Hours") == "Hours"
+    assert title_of("附表2 补贴标准") == "补贴标准" and title_of("Part A — Eligibility") == "Eligibility"
+    # (a word is no letter: "Table of contents", "Section Ax")
+    assert title_of("Table of contents") == "Table of contents" and title_of("Section Ax") == "Section Ax"
+
+
 def test_a_caption_s_compound_number_is_no_part_of_its_title():
     from aegis_tui.answer.structural import title_of
 

@@ -74,16 +74,16 @@ def find_dates(text: str) -> list[Dated]:
 
 
 # what bounds a period at a date: "执行至2024年12月31日", "2025年3月1日前", "before 1 April 2025", "until 31 March 2025";
-# "自2025年1月1日起", "2025年3月1日（含）以后", "from 1 April 2025", "on or after 1 March 2025"; "1 April 2023 – 31 March 2025"
+# "自2025年1月1日起", "2025年3月1日（含）以后", "适用于2025年6月及以前的发放月份", "from 1 April 2025", "on or after 1 March 2025"; "1 April 2023 – 31 March 2025"
 _UNTIL_BEFORE = re.compile(r"(?:执行至|截至|截止|适用至|有效期至|^至|\b(?:until|till|up\s+to(?:\s+and\s+including)?|to|through|"
                            r"ending|ended|expiring)\s*)$", re.IGNORECASE)
 _BEFORE_BEFORE = re.compile(r"\b(?:before|prior\s+to)\s*$", re.IGNORECASE)
-_UNTIL_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:以前|之前|止|为止)")
+_UNTIL_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:及|和)?(?:以前|之前|止|为止)")
 _BEFORE_AFTER = re.compile(r"^\s*前")
 _FROM_BEFORE = re.compile(r"(?:自|从|于|\b(?:from|since|starting|commencing|effective|on\s+(?:or|and)\s+after|beginning)\s*)$",
                           re.IGNORECASE)
 _AFTER_BEFORE = re.compile(r"\bafter\s*$", re.IGNORECASE)
-_FROM_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:起|以后|之后|开始|后)")
+_FROM_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:及|和)?(?:起|以后|之后|开始|后)")
 _SPAN = re.compile(r"^\s*(?:至|到|—|–|-|~|～|\bto\b|\buntil\b|\band\b)\s*$", re.IGNORECASE)
 
 

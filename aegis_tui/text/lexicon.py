@@ -144,15 +144,17 @@ SPOKEN_YUAN = re.compile(r"(?<![几多余来\d零〇一二两三四五六七八�
                          r"(\d+(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)块钱?")
 
 
-# A household's size as it is spoken ("一家三口", "家里4口人", "三口之家", "老两口"): so many people, as a document's
+# A household's size as it is spoken ("一家三口", "家里4口人", "三口之家", "老两口", "两个人"): so many people, as a document's
 # 家庭人口 rows write it ("3人家庭", "2人")
 SPOKEN_HOUSEHOLD = re.compile(r"(?:(?<=一家)|(?<=全家)|(?<=家里)|(?<=家中))([一二两三四五六七八九十]|\d{1,2})口人?"
-                              r"|(?<![\d零〇一二两三四五六七八九十几])([一二两三四五六七八九十]|\d{1,2})口(?:人|之家)|[老小]两口|两口子")
+                              r"|(?<![\d零〇一二两三四五六七八九十几])([一二两三四五六七八九十]|\d{1,2})口(?:人|之家)|[老小]两口|两口子"
+                              # (… or so many people in words: "我和老伴两个人", "两人户", "一个人住")
+                              r"|(?<![\d零〇一二两三四五六七八九十几百千万第])([一二两三四五六七八九十])个?人(?![次均])")
 _NUMERALS_ZH = {c: i for i, c in enumerate("零一二三四五六七八九十")} | {"两": 2}
 
 
 def _household(m: re.Match) -> str:
-    n = m.group(1) or m.group(2)
+    n = m.group(1) or m.group(2) or m.group(3)
     return f"{_NUMERALS_ZH.get(n, n) if n else 2}人"
 
 
