@@ -38,6 +38,7 @@ from ..text.lexicon import (
     PREDICATE_FILLER_EN,
     PREDICATE_WORDS,
     REPLY_MARK,
+    TABLE_POINTER,
     THRESHOLD_PREDICATE,
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
@@ -53,6 +54,7 @@ from .verify import Tier1CodeVerifier
 LABEL_MAX_TOKENS = 64
 # a caption joined to a column header as its predicate (省外 + 疗休养补助标准) must stay a short phrase
 SHORT_CAPTION = 16
+TWIN_CAPTION_ZH = 24  # the longest a Chinese caption's title is, outside its parentheses, that names a table's cells
 # the link between a measure and its value in a Chinese clause ("城市低保标准为每人每月")
 _SIBLING_LINK = re.compile(r"为|是|按|不超过|不得超过|不高于|不低于")
 # the link between a predicate and its value, at the end of the words before the value ("…限额为", "… is", "of")
@@ -438,8 +440,10 @@ class Indexer:
         # two English tables keyed alike, told apart only by their captions ("Table 2 — Maximum Company matching
         # contribution from 1 April 2025", "Table 3 — … up to 31 March 2025"): the caption's name goes with the column,
         # or the cells of both would be labelled alike (and each would contradict the other)
-        twin = f"{column} — {name}" if not zh and keyed_alike(idx.document, table) and (name := caption_name(caption)) \
-            else ""
+        # (in Chinese too, where the caption is too long to join the column: "表1 失业保险金月标准（原标准，适用于…）"
+        # beside "表2 失业保险金月标准（新标准，…）")
+        twin = f"{column} — {name}" if (not zh or not joined) and keyed_alike(idx.document, table) \
+            and (name := _twin_name(caption, zh)) else ""
         # (the row's label cells together, else its first alone: a word column may hold a figure of its own, "No heat
         # when it is below 55°F", that the row's first label does not)
         first = table.rows[cell.row][table.row_header_col].text.strip() if table.label_cols else ""
@@ -1434,6 +1438,20 @@ def _item_words(c: Candidate) -> str | None:
             or c.quote.count(c.value) != 1:
         return None
     return LIST_ITEM.sub("", c.lead, count=1).strip()
+
+
+def _twin_name(caption: str, zh: bool) -> str:
+    """What a caption names its table by, to tell it from a table keyed alike: its title ("失业保险金月标准（原标准，适用于
+    2025年6月及以前的发放月份）", "Maximum matching contribution from 1 April 2025"); not a sentence about the table ("在前款
+    规定的范围内，本市…具体如下", "【住宿费标准】 员工出差住宿费在下列标准内凭发票据实报销"): ''."""
+    name = caption_name(caption)
+    if zh:
+        name = name.removesuffix("如下").strip()
+    bare = PARENTHESIS.sub("", name)
+    if any(p in bare for p in "，,；;。") or zh and ("【" in bare or TABLE_POINTER.search(bare)
+                                                      or len(bare) > TWIN_CAPTION_ZH):
+        return ""
+    return name
 
 
 def caption_topic(caption: str, *, whole_clause: bool = False) -> str:

@@ -89,7 +89,7 @@ FORMAT = 1
 # a numbered caption may run to 120 characters; a title loses the dash after its number, "Part 4 — Company
 # contributions" → Company contributions; a column giving each row's member of a series by its number, "| Grade |"
 # over "4", holds no values)
-LABELS = 39
+LABELS = 40
 
 
 def default_cache_dir() -> Path:
