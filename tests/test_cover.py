@@ -1872,6 +1872,9 @@ def test_spoken_money_is_given_and_a_rate_s_period_is_not(label, question, held)
     # a household's size as spoken: so many people, as a 家庭人口 row writes it
     ("是低保户，一家三口。", "是低保户，一家3人。"), ("我们老两口住在青桐镇", "我们2人住在青桐镇"), ("家里4口人", "家里4人"),
     ("三口之家每月多少", "3人每月多少"), ("一口价多少？", "一口价多少？"), ("十几口人", "十几口人"),  # a price; vague
+    # (so many people in words: "两个人", "两人户"; not "第一个人", "个人账户", "三人次")
+    ("我和老伴两个人，两人户的收入上限", "我和老伴2人，2人户的收入上限"), ("我一个人住", "我1人住"),
+    ("第一个人的个人账户，三人次", "第一个人的个人账户，三人次"),
     # money in thousands or millions as spoken, in full; not a measure
     ("a tender worth about $400k.", "a tender worth about $400,000."), ("I'm on £38k", "I'm on £38,000"),
     ("a $1.5m contract", "a $1,500,000 contract"), ("$2.75k", "$2,750"), ("a 5k run", "a 5k run"),
@@ -1895,6 +1898,14 @@ def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it
     ans = SimpleNamespace(question="How many free guest passes do I get each month on the Elite plan?",
                           skip=lambda facts, reason: skipped.extend(facts))
     assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
+    # a question asking two things, one of them by a section's title, confines neither part's facts to it
+    waiting = fact(("# Pet Insurance", "## 4. Waiting Periods"), "Cruciate ligament conditions", "waiting period")
+    limit = fact(("# Pet Insurance", "## 3. Benefit Limits"), "Cruciate ligament conditions",
+                 "Essential Cover")
+    ans.question = ("What's the waiting period for cruciate conditions, and what's the most Essential Cover pays for "
+                    "cruciate in a year?")
+    skipped.clear()
+    assert _in_named_scope([waiting, limit], ans) == [waiting, limit] and not skipped
 
 
 @pytest.mark.parametrize("label, question, held", [
@@ -2307,6 +2318,109 @@ def test_a_job_title_implies_its_grade_and_the_column_numbering_it():
     got, skipped = choose_noting_skips(question, doc, index.facts.values())
     assert "7.5%" in got and not got & {"4%", "5%", "6%", "3%"}
     assert any("Grade 1" in why for _, why in skipped)
+
+
+_TWIN_TABLES_ZH = (
+    "# 临江市失业保险实施细则\n\n## 第二章　失业保险金\n\n第十一条　失业保险金按月发放，标准见附件1。\n\n## 附件\n\n"
+    "### 附件1　失业保险金月标准表\n\n表1　失业保险金月标准（原标准，适用于2025年6月及以前的发放月份）\n\n"
+    "对应最低工资标准：一类区域2,200元/月，二类区域1,900元/月。\n\n"
+    "| 累计缴费年限 | 一类区域（元/月） | 二类区域（元/月） |\n|---|---|---|\n| 满1年不满5年 | 1,760元 | 1,520元 |\n"
+    "| 满5年以上 | 1,980元 | 1,710元 |\n\n表2　失业保险金月标准（新标准，适用于2025年7月及以后的发放月份）\n\n"
+    "对应最低工资标准：一类区域2,320元/月，二类区域2,000元/月。\n\n"
+    "| 累计缴费年限 | 一类区域（元/月） | 二类区域（元/月） |\n|---|---|---|\n| 满1年不满5年 | 1,856元 | 1,600元 |\n"
+    "| 满5年以上 | 2,088元 | 1,800元 |\n\n### 附件2　街道（乡镇）区域类别对照表\n\n"
+    "| 序号 | 区县 | 街道（乡镇） | 区域类别 |\n|---|---|---|---|\n| 1 | 北岸区 | 红星镇 | 二类区域 |\n"
+    "| 2 | 北岸区 | 江滨街道 | 一类区域 |\n| 3 | 南湖区 | 湖心街道 | 一类区域 |\n| 4 | 南湖区 | 白沙镇 | 二类区域 |\n")
+
+
+def test_chinese_tables_keyed_alike_are_told_apart_by_their_captions_and_the_periods_they_name():
+    # two tables with the same headers, told apart only by their captions (a note between each caption and its table):
+    # each cell's predicate names its own table, or both would be labelled alike (and each contradict the other)
+    doc, index = structured(_TWIN_TABLES_ZH, "twin.md")
+    labels = {f.fact.object_value: f.fact.predicate for f in index.facts.values()}
+    assert labels["1,710元"] == "二类区域 — 失业保险金月标准（原标准，适用于2025年6月及以前的发放月份）"
+    assert labels["1,800元"] == "二类区域 — 失业保险金月标准（新标准，适用于2025年7月及以后的发放月份）"
+    # the period a caption names decides, by the day the asking sentence gives (not the narrated "2025年初"): March
+    # 2025 is the former standard's, though its caption calls it 原标准; August 2025 the new one's
+    case = "我在北岸区红星镇的厂里干了二十多年，交了22年失业保险，2025年初厂子关了。"
+    got, skipped = choose_noting_skips(case + "2025年3月份我能领到的失业保险金是多少？", doc, index.facts.values())
+    assert got == {"1,710元"}
+    assert any("1,800元" in {f.fact.object_value for f in fs} and "another period" in why for fs, why in skipped)
+    got, _ = choose_noting_skips(case + "2025年8月份我能领到的失业保险金是多少？", doc, index.facts.values())
+    assert got == {"1,800元"}
+
+
+def test_a_series_of_single_figures_ending_in_a_range_answers_a_figure_beyond_them_by_the_range():
+    # "| 1人户 | … | 4人及以上户 |" asked by a household of five (spoken "5口人"): the range row holds it, the others are
+    # other cases; and a household of two said in words ("我和老伴两个人", "两人户") is the 2人户 row
+    doc, index = structured("# 公租房准入标准\n\n## 收入标准\n\n第九条 家庭年可支配收入上限如下：\n\n"
+                            "| 家庭人口 | 家庭年可支配收入上限 | 家庭财产总额上限 |\n|---|---|---|\n"
+                            "| 1人户 | 52,000元 | 30万元 |\n| 2人户 | 88,000元 | 45万元 |\n| 3人户 | 118,000元 | 60万元 |\n"
+                            "| 4人及以上户 | 142,000元 | 75万元 |\n", "households.md")
+    got, skipped = choose_noting_skips("我家一共5口人，申请公租房时家庭年收入上限是多少？", doc, index.facts.values())
+    assert "142,000元" in got and not got & {"52,000元", "88,000元", "118,000元", "30万元", "45万元", "60万元"}
+    assert any("88,000元" in {f.fact.object_value for f in fs} and "does not fall in" in why for fs, why in skipped)
+    got, _ = choose_noting_skips("我和老伴两个人，两人户的家庭财产上限是多少？", doc, index.facts.values())
+    assert got == {"45万元"}
+
+
+_MOVED_ZH = (
+    "# 失业保险实施细则\n\n## 第二章　待遇\n\n第十一条　失业保险金按区域类别计发，见附件1。本细则自2025年7月1日起施行。\n\n"
+    "第十二条　各区域类别的月最低工资标准如下：\n\n| 区域类别 | 月最低工资标准 |\n|---|---|\n| 一类区域 | 2,320元 |\n"
+    "| 二类区域 | 2,160元 |\n| 三类区域 | 2,000元 |\n\n"
+    "## 附件\n\n### 附件1　失业保险金月标准表\n\n表1　失业保险金月标准（原标准，适用于2025年6月及以前的发放月份）\n\n"
+    "| 累计缴费年限 | 一类区域（元/月） | 二类区域（元/月） | 三类区域（元/月） |\n|---|---|---|---|\n"
+    "| 满10年以上 | 1,914元 | 1,784元 | 1,653元 |\n\n表2　失业保险金月标准（新标准，适用于2025年7月及以后的发放月份）\n\n"
+    "| 累计缴费年限 | 一类区域（元/月） | 二类区域（元/月） | 三类区域（元/月） |\n|---|---|---|---|\n"
+    "| 满10年以上 | 2,018元 | 1,879元 | 1,740元 |\n\n### 附件2　街道（乡镇）区域类别对照表\n\n"
+    "| 序号 | 区（县） | 街道（乡镇） | 区域类别 | 常住人口（万人） | 备注 |\n|---|---|---|---|---|---|\n"
+    "| 1 | 江城区 | 望江街道 | 一类区域 | 9.14 | — |\n| 2 | 江城区 | 滨湖镇 | 三类区域 | 2.10 | — |\n"
+    "| 3 | 高新区 | 智谷街道 | 一类区域 | 3.17 | 2025年7月1日起由二类区域调整为一类区域 |\n"
+    "| 4 | 高新区 | 云溪镇 | 二类区域 | 4.91 | — |\n\n### 附件3　2024年各区失业保险待遇发放情况\n\n"
+    "| 区（县） | 领取人数 | 发放金额（万元） |\n|---|---|---|\n| 江城区 | 1,203 | 2,310.5 |\n| 高新区 | 806 | 1,544.2 |\n")
+
+
+def test_a_remark_dating_a_members_move_places_it_in_its_former_class_until_then():
+    # "| 高新区 | 智谷街道 | 一类区域 | … | 2025年7月1日起由二类区域调整为一类区域 |": the street (not its district, which a
+    # table of figures is keyed by too) is in 一类区域 now and was in 二类区域 until 30 June 2025; a year over a statistics
+    # table ("2024年各区…发放情况") names no class of the districts
+    from aegis_tui.answer.pick import defined_by_members, formerly_by_members, members_asked
+
+    doc, index = structured(_MOVED_ZH, "moved.md")
+    members = defined_by_members(doc)
+    assert "智谷街道" in members["一类区域"] and "滨湖镇" in members["三类区域"] and "云溪镇" in members["二类区域"]
+    assert not any("2024" in name or "江城区" in ms for name, ms in members.items())
+    assert {name: set(ms) for name, ms in formerly_by_members(doc).items()} == {"二类区域": {"智谷街道"}}
+    may = "我最后那家公司在高新区智谷街道，失业保险累计交了12年，2025年5月那个月的失业保险金是多少？"
+    assert "智谷街道" in members_asked(may, doc)["二类区域"]
+    got, _ = choose_noting_skips(may, doc, index.facts.values())
+    assert got == {"1,784元"}
+    got, skipped = choose_noting_skips(may.replace("2025年5月", "2025年8月"), doc, index.facts.values())
+    assert got == {"2,018元"}
+    # (the street's own row's figure, its population, is about the street: no answer to what it asks)
+    assert any("3.17万人" in {f.fact.object_value for f in fs} and "placing members" in why for fs, why in skipped)
+
+
+def test_an_english_remark_saying_what_a_member_was_places_it_there_before_the_move():
+    from aegis_tui.answer.pick import defined_by_members, formerly_by_members
+
+    doc = Document.from_text(
+        "# Energy Grants\n\n## Rates\n\n| Measure | Priority Zone 1 | Priority Zone 2 |\n|---|---|---|\n"
+        "| Uplift | 10 points | 5 points |\n\n## Appendix A — Wards\n\n| Ward | Zone | Population | Notes |\n|---|---|---|---|\n"
+        "| Ashcombe | Priority Zone 1 | 7,340 | Rezoned from 1 April 2025 (was Priority Zone 2) |\n"
+        "| Fairmead | Priority Zone 2 | 6,315 | — |\n| Kingsmead | Priority Zone 1 | 5,102 | — |\n", "wards.md")
+    assert "Ashcombe" in defined_by_members(doc)["Priority Zone 1"]
+    assert set(formerly_by_members(doc)["Priority Zone 2"]) == {"Ashcombe"}
+
+
+def test_what_the_question_narrates_weighs_less_toward_what_it_asks_than_its_asking_sentence():
+    # a long narrated case ("在北岸区红星镇的砖厂干了二十多年，交了22年失业保险，2025年初厂子关了") does not leave the one figure
+    # its asking sentence asks for covering too little of the question
+    doc, index = structured(_TWIN_TABLES_ZH, "twin.md")
+    question = ("我在北岸区红星镇的砖厂烧窑干了二十多年，交了22年失业保险，2025年初厂子倒闭关了门。"
+                "请问2025年3月份我能领到的失业保险金是多少？")
+    got, _ = choose_noting_skips(question, doc, index.facts.values())
+    assert got == {"1,710元"}
 
 
 def test_a_row_listing_the_columns_of_a_table_of_figures_defines_no_members():

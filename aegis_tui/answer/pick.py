@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from datetime import timedelta
 
 from ..text.dates import Dated, find_dates, period
 from ..text.document import Document
@@ -334,7 +335,7 @@ def _abbreviations_asked(question: str, doc: Document) -> dict[str, set[str]]:
     return out
 
 
-_MEMBERS: dict[str, tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]]]] = {}
+_MEMBERS: dict[str, tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]], frozenset[int]]] = {}
 
 
 def defined_by_members(doc: Document) -> dict[str, set[str]]:
@@ -344,9 +345,10 @@ def defined_by_members(doc: Document) -> dict[str, set[str]]:
     return _memberships(doc)[0]
 
 
-def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]]]:
-    """defined_by_members, formerly_by_members and the names each table column places rows in (_one_column), read
-    once a document."""
+def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str, int]], list[frozenset[str]],
+                                         frozenset[int]]:
+    """defined_by_members, formerly_by_members, the names each table column places rows in (_one_column) and the
+    tables placing rows in classes (placing_table), read once a document."""
     if doc.sha256 not in _MEMBERS:
         if len(_MEMBERS) >= 8:
             _MEMBERS.pop(next(iter(_MEMBERS)))
@@ -405,8 +407,10 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
                               *_defined_under_headings(doc, keyed).items(),
                               *_defined_by_yes(doc, keys).items()]:
             out.setdefault(name, set()).update(members)
-        for name in [n for n in out if EXAMPLE_OPENER.match(n) or not re.search(r"[^\W\d_]", n)]:
-            # (a worked example's title names no class, "**示例六：丧葬补助金和抚恤金**", nor a dash or a number, "| — |")
+        for name in [n for n in out if EXAMPLE_OPENER.match(n) or not re.search(r"[^\W\d_]", n)
+                     or _YEAR_NAME.fullmatch(n.strip())]:
+            # (a worked example's title names no class, "**示例六：丧葬补助金和抚恤金**", nor a dash or a number, "| — |",
+            # nor a year, "2024年" over a statistics table's districts)
             del out[name]
         # (a Chinese place is spoken of without its administrative ending, "杭州" for 杭州市; a list's closing word
         # is no part of its last member, "以及苏州市")
@@ -416,8 +420,17 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
         kept = _one_name_each({name: set(at) for name, at in former.items()})
         _MEMBERS[doc.sha256] = (_placed_by_rows(doc, _one_name_each(out)),
                                 {name: {m: at for m, at in former[name].items() if m in kept[name]} for name in former},
-                                [frozenset(names) for names in classes.values() if len(names) >= 2])
+                                [frozenset(names) for names in classes.values() if len(names) >= 2],
+                                frozenset(t for (t, _), names in classes.items() if len(names) >= 2))
     return _MEMBERS[doc.sha256]
+
+
+_YEAR_NAME = re.compile(r"(?:19|20)\d\d(?:\s*[/–-]\s*\d{2,4})?\s*(?:年度|年版|年)?")
+
+
+def placing_table(doc: Document, index: int) -> bool:
+    """Whether a table places its rows in classes, a column naming two or more ("| 高新区 | 智谷街道 | 一类区域 | 3.17 |")."""
+    return index in _memberships(doc)[3]
 
 
 def formerly_by_members(doc: Document) -> dict[str, dict[str, int]]:
@@ -713,8 +726,14 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         # 手部 | 七级 | 丁类 |" under "| 伤情/诊断名称 | 损伤部位 | 参考伤残等级 | 停工留薪期类别 |")
         heads = now[:1] + [c for c in now[1:] if _classes_column(table.column_header(c.col), naming[id(c)])
                            and not any(_kin(naming[id(c)], naming[id(x)]) for x in now[:1])]
-        if named and not figureless and id(cells[0]) not in naming and not any(ch.isdigit() for ch in cells[0].text) \
-                and not (any(_series_kin(cells[0].text.strip(), x) for x in labels if x != cells[0].text.strip())
+        # (where the row's first label names a category itself, the next label before its category that names none:
+        # "| 江城区 | 望江街道 | 一类区域 | 9.14 |" places the street, where a table of figures is keyed by the districts)
+        first = min((c.col for c in named), default=0)
+        own = [c for c in cells if id(c) not in naming and c.col < first and c.col not in numbering
+               and not any(ch.isdigit() for ch in c.text)][:1] if id(cells[0]) in naming else []
+        label = own[0] if own else cells[0]
+        if named and not figureless and id(label) not in naming and not any(ch.isdigit() for ch in label.text) \
+                and not (any(_series_kin(label.text.strip(), x) for x in labels if x != label.text.strip())
                          and any(find_quantities(c.text) for c in table.rows[r] if c not in cells)):
             # (in a table of figures too, a row whose cell names a category is labelled by a member of it: "| Abbey Walk
             # multi-storey | Rivenhall | Band B | No maximum |" beside "| Market Square | … | Band A | 4 hours |"; not
@@ -722,11 +741,13 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             # cell names what goes with that category, no membership; names numbered alike in a row of no figures are
             # members, "| 澜州市第三人民医院 | 江北区 | 江北区…路8号 | 二级 |" beside "| 澜州市第一人民医院 | … | 三级 |", as
             # are names sharing a word, "| Millbrook Academy | 11–18 academy | Core Partner |" beside "Eastgate Academy")
-            placed = _items(cells[0].text)
+            placed = {x for c in own for x in _items(c.text)} or set(_items(label.text))
             for c in heads:
                 out.setdefault(naming[id(c)], set()).update(placed)
             if then is not None and former is not None:
                 former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
+            elif former is not None and (moved := _moved_from(table.rows[r], naming, now, keys, table)):
+                former.setdefault(moved[0], {}).update(dict.fromkeys(placed, moved[1]))
             continue
         if figureless and named and any(c.col in sorting for c in named):
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
@@ -743,6 +764,8 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                 out.setdefault(naming[id(c)], set()).update(placed)
             if then is not None and former is not None:
                 former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
+            elif former is not None and (moved := _moved_from(table.rows[r], naming, now, keys, table)):
+                former.setdefault(moved[0], {}).update(dict.fromkeys(placed, moved[1]))
             continue
         lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
@@ -799,6 +822,28 @@ def _category_named(text: str, keys, header: str = "") -> str:
     return name if len(name) >= 2 and any(
         k == name and name != text or re.match(rf"{re.escape(name)}(?:\s+[—–-]\s+|\s+(?=(?:19|20)\d\d\b))", k)
         for k in keys) else ""
+
+
+# a cell telling the class a member was in before it moved ("2025年7月1日起由三类区域调整为二类区域", "Rezoned from 1 April
+# 2025 (was Priority Zone 2)", "moved from Zone B to Zone A"): the former class's words
+_MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变更|改|划|升|降)(?:为|至|入)"
+                         r"|\b(?:was|previously(?:\s+in)?|formerly(?:\s+in)?|moved\s+from|(?:re-?)?(?:zoned|tiered|banded)\s+from)"
+                         r"\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|until|before|on|in)\b|\s*[),;.]|\s*$)")
+
+
+def _moved_from(row, naming: dict[int, str], now: list, keys, table) -> tuple[str, int] | None:
+    """The class a row's remark says its member was in before the current one ("由三类区域调整为二类区域"), of the
+    current class's kind, and where the remark stands; None where no cell says one."""
+    current = {naming[id(c)] for c in now}
+    for cell in row:
+        if id(cell) in naming or not (m := _MOVED_FROM.search(cell.text)):
+            continue
+        said = (m.group("zh") or m.group("en")).strip()
+        for c in now:
+            name = _category_named(said, keys, table.column_header(c.col)) or (said if said in keys else "")
+            if name and name not in current and any(_kin(name, x) for x in current):
+                return name, cell.start
+    return None
 
 
 _YES = re.compile(r"(?:yes|y|是|✓|√)\.?", re.IGNORECASE)
@@ -1027,10 +1072,16 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
         if before or both:
             return True
         bounds = dated(doc, at)
+        found = doc.structure.cell_at(at)
+        # (a remark of its row dating the move, "2025年7月1日起由三类区域调整为二类区域", "| 三类 | 二类 | 第二批调整（2025年8月1日
+        # 起由三类调整为二类） |": the former class held until the day before)
+        for cell in found[0].rows[found[1].row] if found is not None else ():
+            if _MOVED_FROM.search(cell.text) and (moved := period(cell.text)) is not None and moved[0] is not None:
+                bounds = (None, moved[0] - timedelta(days=1))
+                break
         if when is not None and bounds is not None and bounds[1] is not None and \
                 (bounds[0] is None or bounds[0] <= when.first) and when.last <= bounds[1]:
             return True
-        found = doc.structure.cell_at(at)
         own = named_years(f"{found[0].column_header(found[1].col)} {found[0].caption}") if found else set()
         return bool(years) and years <= own
 
@@ -1714,6 +1765,7 @@ def listing_reason(facts: int, absent: list[str]) -> str:
             f"names what the document never mentions ({', '.join(absent[:4])})")
 
 
+NARRATED_WEIGHT = 0.5  # how much a word only the narrated case says weighs toward the share of the question covered
 CASE_YEARS = 10  # how far before a document takes effect a date the question gives can be the day of its case
 
 
@@ -1760,6 +1812,16 @@ def _both_sides(doc: Document, question: str) -> bool:
             spans.append((at, at + len(sentence)))
     sides = [([d for d in before if a <= d.start < b], [d for d in after if a <= d.start < b]) for a, b in spans]
     return any(x and not y for x, y in sides) and any(y and not x for x, y in sides)
+
+
+def _asked_days(question: str, dates: list[Dated]) -> list[Dated]:
+    """The dates a question gives in the sentences asking it, where they give any; else all of them."""
+    spans, at = [], 0
+    for sentence, asks in asking_sentences(question):
+        at = question.find(sentence, at)
+        if asks and at >= 0:
+            spans.append((at, at + len(sentence)))
+    return [d for d in dates if any(a <= d.start < b for a, b in spans)] or dates
 
 
 # (what joins two days as one ask's: "2025年6月去的和", "2025年3月和", "March 2025 and")
@@ -1968,6 +2030,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     name_numbers = {k for k in named if dimension_of(by_key[k].fact.object_value) == "number"
                     and named_number(by_key[k].fact.source_text, value_at(by_key[k].fact))}
     named -= name_numbers
+    # … nor a figure of the table placing members in classes ("| 高新区 | 智谷街道 | 一类区域 | 3.17 |" under "常住人口（万人）"):
+    # it is about the member, answering only a question asking it by its column's words
+    attribute = {k for k in named if (at := key_offset(k)) is not None and (found := doc.structure.cell_at(at))
+                 and placing_table(doc, found[0].index)
+                 and not {t for t in _stemmed(header_name(found[0].column_header(found[1].col))) if len(t) > 1} & asked}
+    named -= attribute
     # … and a value a change replaced ("由相当于2个月租金降为相当于1个月租金", a table's 原规定 column) is no longer the rule
     # (unless the question asks the former rule by its name: "按原办法算", "2022版的标准")
     # (… or gives the day of its case before the document takes effect: "2025年1月去成都出差", "a policy bought in
@@ -1978,16 +2046,30 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     both = _both_sides(doc, question)
     earlier = (_before_in_force(doc, case_dates) or FORMER_ASKED.search(question) is not None) and not both
     of_former = asks_former(question, doc)
+
+    # (the days its asking sentences give, where they give any: "2025年初厂子关了。请问2025年3月份我能领到多少？" asks
+    # of March 2025)
+    asked_days = _asked_days(question, case_dates)
+
+    def in_period(bounds: tuple) -> bool | None:
+        """Whether a day of the question's case is in a period (not by a birth date, a decade or more before it);
+        None where it gives none."""
+        days = [d for d in asked_days if bounds[0] is None or d.first.year > bounds[0].year - CASE_YEARS]
+        return any((bounds[0] is None or bounds[0] <= d.last) and (bounds[1] is None or d.first <= bounds[1])
+                   for d in days) if days else None
+
+    # (the period a figure's column, caption or heading dates it to: "表1 失业保险金月标准（原标准，适用于2025年6月及以前的
+    # 发放月份）" is the rule of a case in March 2025 however its caption names it)
+    scoped = {k: bounds for k in named if case_dates and (at := key_offset(k)) is not None
+              and (bounds := dated(doc, at)) is not None}
     former = {k for k in named if not of_former and not both and (at := key_offset(k)) is not None
-              and superseded(doc, at, len(by_key[k].fact.object_value))}
+              and superseded(doc, at, len(by_key[k].fact.object_value)) and not (k in scoped and in_period(scoped[k]))}
     later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}
-    # … and a figure its own clause dates to a period no day of the question's case is in ("From 1 April 2025 the core
-    # contribution is 3%", asked "In 2024, what core contribution …?"): another period's (not by a birth date, a decade
-    # or more before it)
-    elsewhen = {k for k in named if case_dates and (bounds := period(_clause_before(by_key[k].fact))) is not None
-              and (days := [d for d in case_dates if bounds[0] is None or d.first.year > bounds[0].year - CASE_YEARS])
-              and not any((bounds[0] is None or bounds[0] <= d.last) and (bounds[1] is None or d.first <= bounds[1])
-                          for d in days)}
+    # … and a figure its own clause, else its column, caption or heading, dates to a period no day of the question's
+    # case is in ("From 1 April 2025 the core contribution is 3%", asked "In 2024, what core contribution …?";
+    # "表2 …（新标准，适用于2025年7月及以后的发放月份）", asked of March 2025): another period's
+    elsewhen = {k for k in named if case_dates and (bounds := period(_clause_before(by_key[k].fact))
+                                                    or scoped.get(k)) is not None and in_period(bounds) is False}
     # … or one whose column, table or section names only other years than the span the question names ("for 2024/25"
     # asked, "Table 6.1 – KLSR percentages for 2025/26")
     if spans := named_years(undated):
@@ -2019,6 +2101,12 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if stated and any(figures[k] & stated for k in figures):
         kinds = {q[:2] for q in stated}
         unmet |= {k for k, fs in figures.items() if not fs & stated and any(f[:2] in kinds for f in fs)}
+        named -= unmet
+    # … or, a series of single figures ending in a range ("1人户", "2人户", "3人户", "4人及以上户", asked "我家一共5口人"),
+    # by the range that holds the question's figure
+    elif stated and (ranged := {k for k in figures if intervals(cases[k]) and meets(cases[k], undated)}):
+        kinds = {q[:2] for q in stated}
+        unmet |= {k for k, fs in figures.items() if k not in ranged and any(f[:2] in kinds for f in fs)}
         named -= unmet
     # … and a fact of no case, of the measure a held case states ("一次性给付津贴5万元" beside "确诊时已年满60周岁的，津贴为
     # 3万元", asked "我已经62岁了"), is the general rule that case overrides, when the question asks one thing and does
@@ -2261,9 +2349,19 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             narrated_only = {k for k in chosen if not _says_asked(k)}
             chosen = [k for k in chosen if k not in narrated_only]
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
+    # (what the question narrates of its case and does not ask by, "我在北岸区红星镇的砖厂干了二十多年，交了22年失业保险，
+    # 2025年初厂子关了。", may weigh less toward how much of it the chosen facts cover than what it asks by; not where the
+    # facts cover the narrated case better than the asking sentences, "评估为重度失能三级…接受入住式护理。…按多少比例报？")
+    said = {asks: {alias.get(w, w) for x, a in asking_sentences(question) if a == asks for w in _stemmed(x)}
+            for asks in (True, False)}
+    narrated = (asked & said[False]) - said[True] if said[True] else set()
 
     def share(words) -> float:
-        return sum(weight[t] * covered[t] for t in words) / (sum(weight[t] for t in words) or 1.0)
+        def part(light: float) -> float:
+            weights = {t: weight[t] * (light if t in narrated else 1.0) for t in words}
+            return sum(weights[t] * covered[t] for t in words) / (sum(weights.values()) or 1.0)
+
+        return max(part(1.0), part(NARRATED_WEIGHT))
 
     scant: list[str] = []
     if share(asked) < floor and not (len(parts) > 1 and any(share(part) >= floor for part in parts)):
@@ -2275,6 +2373,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is a figure of a worked example or of a question the document poses, not of its rule"
                    if k in example else
                    "its value numbers a name in its clause (\"Euro 6\"), no quantity" if k in name_numbers else
+                   "it is a figure about a member of the table placing members in classes, which the question does not "
+                   "ask" if k in attribute else
                    "it is the former value of a change, which the document replaced" if k in former else
                    "it is the rule in force after the date the question gives" if k in later else
                    "it is the rule of another period than the day or year the question gives" if k in elsewhen else

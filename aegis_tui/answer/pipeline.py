@@ -34,7 +34,15 @@ from .pick import (
 )
 from .prompts import prose_prompt
 from .realize import FALLBACK_TEXT, NOT_MENTIONED, EntityAwareRealizer
-from .relevance import Candidate, asked_predicates, candidate_key, enumerate_candidates, focus, key_offset
+from .relevance import (
+    Candidate,
+    asked_predicates,
+    candidate_key,
+    enumerate_candidates,
+    focus,
+    key_offset,
+    question_parts,
+)
 from .repair import Worklist, failure_note
 from .report import VerificationReport
 from .states import Answer, Outcome, PipelineEvent, State
@@ -405,10 +413,14 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
     """The facts under a section the question names, when it names one that only some facts stand under
     ("What is the Silver Ceramics staff's daily meal allowance?"); the others are skipped with the reason. A fact
     whose predicate names that section's title is about it wherever it stands: "guest passes on the Elite plan"
-    names section "Guests" and the price table's column "Guest passes per month" alike."""
+    names section "Guests" and the price table's column "Guest passes per month" alike. A question asking two things,
+    one by a section's title ("What's the waiting period for cruciate conditions, and what's the most Essential Cover
+    pays for cruciate in a year?"), confines only that part's facts: the other's stand where they stand."""
     from .structural import names
 
     titles = {t for f in facts for h in f.scope if (t := _titled(h)) and names(ans.question, t)}
+    if titles and any(not any(names(part, t) for t in titles) for part in question_parts(ans.question)):
+        return facts
 
     def named(f) -> bool:
         return any(_titled(h) in titles for h in f.scope) or any(names(f.fact.predicate, t) for t in titles)
