@@ -1875,6 +1875,7 @@ def test_spoken_money_is_given_and_a_rate_s_period_is_not(label, question, held)
     # (so many people in words: "两个人", "两人户"; not "第一个人", "个人账户", "三人次")
     ("我和老伴两个人，两人户的收入上限", "我和老伴2人，2人户的收入上限"), ("我一个人住", "我1人住"),
     ("第一个人的个人账户，三人次", "第一个人的个人账户，三人次"),
+    ("我们家4口人，每一个人都能领吗？任何一个人去两个人民医院", "我们家4人，每一个人都能领吗？任何一个人去两个人民医院"),
     # money in thousands or millions as spoken, in full; not a measure
     ("a tender worth about $400k.", "a tender worth about $400,000."), ("I'm on £38k", "I'm on £38,000"),
     ("a $1.5m contract", "a $1,500,000 contract"), ("$2.75k", "$2,750"), ("a 5k run", "a 5k run"),
@@ -1897,6 +1898,9 @@ def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it
     skipped = []
     ans = SimpleNamespace(question="How many free guest passes do I get each month on the Elite plan?",
                           skip=lambda facts, reason: skipped.extend(facts))
+    assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
+    skipped.clear()
+    ans.question = "On the Elite plan, how many free guest passes do I get each month?"
     assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
     # a question asking two things, one of them by a section's title, confines neither part's facts to it
     waiting = fact(("# Pet Insurance", "## 4. Waiting Periods"), "Cruciate ligament conditions", "waiting period")

@@ -126,6 +126,7 @@ def test_chinese_numerals(text, value):
     ("自2024年1月1日起施行，有效期5年", ["2024年1月1日", "5年"]),  # date and duration
     ("下一年度参保，统一年度，一次性", []),  # numerals inside words
     ("| 家庭总资产净值 | ______万元 |，每千元缴费", []),  # a multiplier alone is a unit: a form's blank, a rate's base
+    ("单笔万元以上的，百岁及以上老人", ["万元", "百岁"]),  # … but an amount where it stands for one
     ("opens at 9:30, form A1, code H200", []),  # times and codes
     ("$250 per night in standard cities and $400 in high-cost cities", ["$250 per night", "$400"]),  # rate
     ("在职职工3000元、退休人员4000元", ["3000元", "4000元"]),  # enumeration

@@ -1448,8 +1448,7 @@ def _twin_name(caption: str, zh: bool) -> str:
     if zh:
         name = name.removesuffix("如下").strip()
     bare = PARENTHESIS.sub("", name)
-    if any(p in bare for p in "，,；;。") or zh and ("【" in bare or TABLE_POINTER.search(bare)
-                                                      or len(bare) > TWIN_CAPTION_ZH):
+    if zh and (any(p in bare for p in "，,；;。【") or TABLE_POINTER.search(bare) or len(bare) > TWIN_CAPTION_ZH):
         return ""
     return name
 

@@ -827,8 +827,9 @@ def _category_named(text: str, keys, header: str = "") -> str:
 # a cell telling the class a member was in before it moved ("2025年7月1日起由三类区域调整为二类区域", "Rezoned from 1 April
 # 2025 (was Priority Zone 2)", "moved from Zone B to Zone A"): the former class's words
 _MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变更|改|划|升|降)(?:为|至|入)"
-                         r"|\b(?:was|previously(?:\s+in)?|formerly(?:\s+in)?|moved\s+from|(?:re-?)?(?:zoned|tiered|banded)\s+from)"
-                         r"\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)(?=\s+(?:to|until|before|on|in)\b|\s*[),;.]|\s*$)")
+                         r"|\b(?i:was|previously(?:\s+in)?|formerly(?:\s+in)?|moved\s+from|(?:re-?)?(?:zoned|tiered|banded)\s+from)"
+                         r"\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)"
+                         r"(?=\s+(?:to|until|before|on|in|from|since|after)\b|\s*[),;.]|\s*$)")
 
 
 def _moved_from(row, naming: dict[int, str], now: list, keys, table) -> tuple[str, int] | None:
@@ -1076,8 +1077,9 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
         # (a remark of its row dating the move, "2025年7月1日起由三类区域调整为二类区域", "| 三类 | 二类 | 第二批调整（2025年8月1日
         # 起由三类调整为二类） |": the former class held until the day before)
         for cell in found[0].rows[found[1].row] if found is not None else ():
-            if _MOVED_FROM.search(cell.text) and (moved := period(cell.text)) is not None and moved[0] is not None:
-                bounds = (None, moved[0] - timedelta(days=1))
+            if _MOVED_FROM.search(cell.text) and (moved := period(cell.text)) is not None:
+                # ("was Zone 3 until 31 March 2025": the former class held until that day)
+                bounds = (None, moved[0] - timedelta(days=1) if moved[0] is not None else moved[1])
                 break
         if when is not None and bounds is not None and bounds[1] is not None and \
                 (bounds[0] is None or bounds[0] <= when.first) and when.last <= bounds[1]:
@@ -2030,9 +2032,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     name_numbers = {k for k in named if dimension_of(by_key[k].fact.object_value) == "number"
                     and named_number(by_key[k].fact.source_text, value_at(by_key[k].fact))}
     named -= name_numbers
-    # … nor a figure of the table placing members in classes ("| 高新区 | 智谷街道 | 一类区域 | 3.17 |" under "常住人口（万人）"):
-    # it is about the member, answering only a question asking it by its column's words
-    attribute = {k for k in named if (at := key_offset(k)) is not None and (found := doc.structure.cell_at(at))
+    # … nor a count in the table placing members in classes ("| 高新区 | 智谷街道 | 一类区域 | 3.17 |" under "常住人口（万
+    # 人）"): it is about the member, answering only a question asking it by its column's words (a rate or a time there,
+    # "| Market Square | Band A | 4 hours |", may be what is asked)
+    attribute = {k for k in named if dimension_of(by_key[k].fact.object_value) in ("count", "number")
+                 and (at := key_offset(k)) is not None and (found := doc.structure.cell_at(at))
                  and placing_table(doc, found[0].index)
                  and not {t for t in _stemmed(header_name(found[0].column_header(found[1].col))) if len(t) > 1} & asked}
     named -= attribute
@@ -2054,16 +2058,26 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     def in_period(bounds: tuple) -> bool | None:
         """Whether a day of the question's case is in a period (not by a birth date, a decade or more before it);
         None where it gives none."""
-        days = [d for d in asked_days if bounds[0] is None or d.first.year > bounds[0].year - CASE_YEARS]
+        ref = bounds[0] or bounds[1]
+        days = [d for d in asked_days if d.first.year > ref.year - CASE_YEARS]
         return any((bounds[0] is None or bounds[0] <= d.last) and (bounds[1] is None or d.first <= bounds[1])
                    for d in days) if days else None
 
     # (the period a figure's column, caption or heading dates it to: "表1 失业保险金月标准（原标准，适用于2025年6月及以前的
     # 发放月份）" is the rule of a case in March 2025 however its caption names it)
+    # (not the document's title's: "关于自2025年1月1日起调整…的通知" dates its 原标准 column no less than its 新标准)
     scoped = {k: bounds for k in named if case_dates and (at := key_offset(k)) is not None
-              and (bounds := dated(doc, at)) is not None}
+              and (bounds := dated(doc, at, title=False)) is not None}
+
+    def held(k: str) -> bool:
+        # (a former rule's figure is the case's where its period, ended, holds the case's day: not an open period a
+        # comparison's caption gives both columns, "| 原标准 | 新标准 |" under "…（自2025年1月1日起执行）")
+        found = doc.structure.cell_at(key_offset(k))
+        return k in scoped and scoped[k][1] is not None and bool(in_period(scoped[k])) \
+            and not (found is not None and FORMER_HEADER.search(found[0].column_header(found[1].col)))
+
     former = {k for k in named if not of_former and not both and (at := key_offset(k)) is not None
-              and superseded(doc, at, len(by_key[k].fact.object_value)) and not (k in scoped and in_period(scoped[k]))}
+              and superseded(doc, at, len(by_key[k].fact.object_value)) and not held(k)}
     later = {k for k in named if earlier and (at := key_offset(k)) is not None and current(doc, at)}
     # … and a figure its own clause, else its column, caption or heading, dates to a period no day of the question's
     # case is in ("From 1 April 2025 the core contribution is 3%", asked "In 2024, what core contribution …?";
@@ -2373,7 +2387,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is a figure of a worked example or of a question the document poses, not of its rule"
                    if k in example else
                    "its value numbers a name in its clause (\"Euro 6\"), no quantity" if k in name_numbers else
-                   "it is a figure about a member of the table placing members in classes, which the question does not "
+                   "it is a count about a member of the table placing members in classes, which the question does not "
                    "ask" if k in attribute else
                    "it is the former value of a change, which the document replaced" if k in former else
                    "it is the rule in force after the date the question gives" if k in later else

@@ -415,11 +415,12 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
     whose predicate names that section's title is about it wherever it stands: "guest passes on the Elite plan"
     names section "Guests" and the price table's column "Guest passes per month" alike. A question asking two things,
     one by a section's title ("What's the waiting period for cruciate conditions, and what's the most Essential Cover
-    pays for cruciate in a year?"), confines only that part's facts: the other's stand where they stand."""
+    pays for cruciate in a year?"), confines neither part's facts: the other's stand where they stand."""
     from .structural import names
 
     titles = {t for f in facts for h in f.scope if (t := _titled(h)) and names(ans.question, t)}
-    if titles and any(not any(names(part, t) for t in titles) for part in question_parts(ans.question)):
+    named_in = [any(names(part, t) for t in titles) for part in question_parts(ans.question)]
+    if titles and len(named_in) > 1 and any(named_in) and not all(named_in):
         return facts
 
     def named(f) -> bool:

@@ -21,7 +21,7 @@ from .rules import FactContext
 # numbering that opens a heading or caption: 第三章, 第12条, 一、, （二）, 2.1, Section 4, Table 2
 _NUMBERING = re.compile(
     r"^\s*(?:第[零〇一二两三四五六七八九十百千\d]+(?:[编章节条款]|部分)(?:之[一二三四五六七八九十]+)?|[一二三四五六七八九十]+、"
-    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|附?表)\s*(?:[\dIVXivx]+|(?-i:[A-Z])(?![A-Za-z])\.?\d*)(?:[.\-–][\dIVXivx]+)*[.:]?"
+    r"|[（(][一二三四五六七八九十\d]+[)）]|\d+(?:\.\d+)*(?:[.、)](?!\d)|\s)|(?:chapter|part|section|article|table|附?表)\s*(?:[\dIVXivx]+|(?-i:[A-Z])(?![A-Za-z]|-[A-Za-z])\.?\d*)(?:[.\-–][\dIVXivx]+)*[.:]?"
     r"(?:\s+[—–-](?=\s))?)\s*", re.IGNORECASE)
 # a header's unit in parentheses: 省内（元/人）, Rate (USD)
 PARENTHESIS = re.compile(r"[（(][^（()）]*[)）]")  # one parenthesis, full- or half-width

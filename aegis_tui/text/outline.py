@@ -36,8 +36,9 @@ _SENTENCE_END = re.compile(r"[。！？!?]|\.\s")
 # the longest a paragraph opening with a table's number is its caption ("Table 2 — Maximum Company matching contribution
 # from 1 April 2025 (% of Pensionable Salary)"); a longer one is a sentence about the table
 CAPTION_LENGTH = 120
+NOTE_LENGTH = 200  # the longest a note between a caption and its table is ("对应最低工资标准：…")
 # (a table's number may be lettered, "Table D1 —", "Table C.1 –", "Table B:", or an appendix's, "附表2", "表3-2")
-_CAPTION = re.compile(r"^(?:table|tab\.|附?表)\s*(?:[\d一二三四五六七八九十]|(?-i:[A-Z])(?:\.?\d|(?=[\s—–:：.-])))",
+_CAPTION = re.compile(r"^(?:table|tab\.|附?表)\s*(?:[\d一二三四五六七八九十]|(?-i:[A-Z])(?:\.?\d|(?=[\s—–:：.]|-(?![A-Za-z]))))",
                       re.IGNORECASE)
 # a line between a table's caption and the table that states its unit ("单位：元/个·月", "(Amounts in USD)")
 _UNIT_LINE = re.compile(r"^[（(]?\s*(?:(?:计量|金额|计价)?单位|units?|amounts?\s+in|all\s+amounts)\b\s*[：:]?",
@@ -296,7 +297,8 @@ class _Builder:
             # a note between the caption and its table ("表1 失业保险金月标准（原标准）", then "对应最低工资标准：…",
             # then the table) does not hide the caption
             before = self.blocks[-2] if len(self.blocks) > 1 and self.blocks[-2].end <= prev.start else None
-            if prev.kind == "paragraph" and before is not None and before.kind == "paragraph" \
+            if prev.kind == "paragraph" and prev.end - prev.start <= NOTE_LENGTH and before is not None \
+                    and before.kind == "paragraph" \
                     and _CAPTION.match(caption := self.text[before.start:before.end]) \
                     and len(caption) <= CAPTION_LENGTH:
                 return caption

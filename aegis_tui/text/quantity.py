@@ -359,9 +359,11 @@ def _skip(text: str, m: re.Match, start: int, end: int) -> bool:
     if before.rstrip(" \t").endswith("第"):
         return True
     if m.group("cn") is not None:
-        # a multiplier alone is a unit, no amount: "______万元" (a form's blank), "每千元", "百元以上"
+        # a multiplier alone after a blank, a "per" or an opening parenthesis is a unit, no amount: "______万元" (a
+        # form's blank), "每千元", "（万元）"; not "单笔万元以上", "百岁及以上"
         numeral = re.match(r"(?:人民币)?([零〇一二两三四五六七八九十百千万亿]+)", m.group("cn"))
-        if numeral and not set(numeral.group(1)) - set("百千万亿"):
+        if numeral and not set(numeral.group(1)) - set("百千万亿") \
+                and re.search(r"(?:[_＿]|每|[（(]|单位[：:]?)\s*$", text[max(0, start - 6):start]):
             return True
         # 统一年度, 同一天: a numeral that is part of a word, not an amount
         return start > 0 and text[start] == "一" and text[start - 1] in _CN_WORD_HEADS

@@ -406,7 +406,7 @@ def period_scopes(document: Document, offset: int, title: bool = True) -> list[s
     return scopes + list(reversed(path if title else path[1:]))
 
 
-def dated(document: Document, offset: int) -> tuple[date | None, date | None] | None:
+def dated(document: Document, offset: int, *, title: bool = True) -> tuple[date | None, date | None] | None:
     """The period the figures at an offset are of, as their column header, their table's caption or the nearest
     heading bounding one says ("| 原办法（执行至2024年12月31日） |", "表 … (permits starting before 1 April 2025)",
     "附件1 出差城市分类表（自2025年3月1日起适用）"): first and last day, None where open; None when nothing bounds one."""
@@ -414,7 +414,7 @@ def dated(document: Document, offset: int) -> tuple[date | None, date | None] | 
 
     # (… or the year span it names, as the document dates it: "| General waste 2024/25 |", the financial year 2024/25
     # "which ran from 1 April 2024 to 31 March 2025")
-    for text in period_scopes(document, offset):
+    for text in period_scopes(document, offset, title=title):
         if text and ((bounds := period(text)) is not None or (bounds := _year_period(document, text)) is not None):
             return bounds
     return None
