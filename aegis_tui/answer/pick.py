@@ -744,10 +744,8 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             placed = {x for c in own for x in _items(c.text)} or set(_items(label.text))
             for c in heads:
                 out.setdefault(naming[id(c)], set()).update(placed)
-            if then is not None and former is not None:
-                former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
-            elif former is not None and (moved := _moved_from(table.rows[r], naming, now, keys, table)):
-                former.setdefault(moved[0], {}).update(dict.fromkeys(placed, moved[1]))
+            _place_former(former, placed, (naming[id(then)], then.start) if then is not None else None,
+                          lambda row=table.rows[r], now=now: _moved_from(row, naming, now, keys, table))
             continue
         if figureless and named and any(c.col in sorting for c in named):
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
@@ -762,10 +760,8 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                       for x in _items(c.text)}
             for c in heads:
                 out.setdefault(naming[id(c)], set()).update(placed)
-            if then is not None and former is not None:
-                former.setdefault(naming[id(then)], {}).update(dict.fromkeys(placed, then.start))
-            elif former is not None and (moved := _moved_from(table.rows[r], naming, now, keys, table)):
-                former.setdefault(moved[0], {}).update(dict.fromkeys(placed, moved[1]))
+            _place_former(former, placed, (naming[id(then)], then.start) if then is not None else None,
+                          lambda row=table.rows[r], now=now: _moved_from(row, naming, now, keys, table))
             continue
         lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
@@ -845,6 +841,15 @@ def _moved_from(row, naming: dict[int, str], now: list, keys, table) -> tuple[st
             if name and name not in current and any(_kin(name, x) for x in current):
                 return name, cell.start
     return None
+
+
+def _place_former(former: dict[str, dict[str, int]] | None, placed, then: tuple[str, int] | None, moved) -> None:
+    """Record a row's members in the class a former classification placed them in: its former column's (then: the
+    name and the cell's offset), else the one its remark says they moved from (moved(), read only then)."""
+    if former is None:
+        return
+    if (was := then or moved()) is not None:
+        former.setdefault(was[0], {}).update(dict.fromkeys(placed, was[1]))
 
 
 _YES = re.compile(r"(?:yes|y|是|✓|√)\.?", re.IGNORECASE)
@@ -1807,22 +1812,24 @@ def _both_sides(doc: Document, question: str) -> bool:
            for x, y in ((a, b), (b, a)) if x.end <= y.start):
         return True
     # (each day in its own asking sentence: "如果是2025年5月发证，…能领多少？如果是2025年11月发证，又能领多少？")
-    spans, at = [], 0
-    for sentence, asks in asking_sentences(question):
-        at = question.find(sentence, at)
-        if asks and at >= 0:
-            spans.append((at, at + len(sentence)))
+    spans = _asking_spans(question)
     sides = [([d for d in before if a <= d.start < b], [d for d in after if a <= d.start < b]) for a, b in spans]
     return any(x and not y for x, y in sides) and any(y and not x for x, y in sides)
 
 
-def _asked_days(question: str, dates: list[Dated]) -> list[Dated]:
-    """The dates a question gives in the sentences asking it, where they give any; else all of them."""
+def _asking_spans(question: str) -> list[tuple[int, int]]:
+    """Where each sentence asking the question stands in it (start, end)."""
     spans, at = [], 0
     for sentence, asks in asking_sentences(question):
         at = question.find(sentence, at)
         if asks and at >= 0:
             spans.append((at, at + len(sentence)))
+    return spans
+
+
+def _asked_days(question: str, dates: list[Dated]) -> list[Dated]:
+    """The dates a question gives in the sentences asking it, where they give any; else all of them."""
+    spans = _asking_spans(question)
     return [d for d in dates if any(a <= d.start < b for a, b in spans)] or dates
 
 
