@@ -3688,3 +3688,164 @@ def test_a_figure_under_a_caption_or_heading_naming_other_years_than_the_questio
                          doc, index)[0] == {"5%"}
     assert chosen_values("Our industrial unit has an RV of £72,000. What relief percentage do we get for 2025/26?",
                          doc, index)[0] == {"10%"}
+
+
+_FLOOD_EN = ("# Flood Grants\n\nPublished: 20 October 2025.\n\n## Household grants\n\n"
+             "**Table 4.1 — Household grant rates, Scheme Year 2024–25 (applications received 1 April 2024 to 31 March "
+             "2025)**\n\n| Flood Risk Band | Grant rate | Maximum grant per property |\n|---|---|---|\n"
+             "| Band 1 | 100% | £7,500 |\n| Band 2 | 90% | £6,000 |\n\n**Table 4.2 — Household grant rates, Scheme Year "
+             "2025–26 (applications received on or after 1 April 2025)**\n\n| Flood Risk Band | Grant rate | Maximum grant "
+             "per property |\n|---|---|---|\n| Band 1 | 100% | £10,000 |\n| Band 2 | 90% | £8,000 |\n\n"
+             "## Small business grants\n\n**Table 4.3 — Small business grant rates**\n\n| Flood Risk Band | Grant rate | "
+             "Maximum grant per business premises |\n|---|---|---|\n| Band 1 | 80% | up to £15,000 |\n"
+             "| Band 2 | 70% | up to £12,000 |\n\nA survey for a house costs about £450.\n\n"
+             "## Appendix A — Flood Risk Bands by locality\n\n**Table A1 — Medlow City**\n\n"
+             "| Locality | Type | Band to 30 September 2025 | Band from 1 October 2025 | Note |\n|---|---|---|---|---|\n"
+             "| Tolworth Bridge | ward | Band 1 | Band 2 | Reclassified 1 October 2025 |\n"
+             "| Hayfield | ward | Band 2 | Band 2 |  |\n| Castlegate | ward | Band 1 | Band 1 |  |\n")
+_TOLWORTH = ("We're homeowners in Tolworth Bridge and our complete application reached the hub on 10 September 2025. "
+             "What grant rate applies to us, and what's the maximum grant for our house?")
+
+
+def test_two_columns_of_classes_dated_apart_are_the_former_and_the_current_classification():
+    # "Band to 30 September 2025" beside "Band from 1 October 2025": the first is the former classification, and a
+    # case dated before the change finds the member in its former class
+    from aegis_tui.answer.pick import defined_by_members, formerly_by_members, implied_names, placement
+
+    doc, index = structured(_FLOOD_EN, "flood.md")
+    assert defined_by_members(doc) == {"Band 2": {"Tolworth Bridge", "Hayfield"}, "Band 1": {"Castlegate"}}
+    assert set(formerly_by_members(doc)["Band 1"]) == {"Tolworth Bridge", "Castlegate"}
+    assert implied_names(_TOLWORTH, doc) == ({"Band 1"}, {"Band 2"})
+    member, at, length = placement(_TOLWORTH, doc, "Band 1")
+    assert member == "Tolworth Bridge" and doc.text[at:at + length] == "Band 1"
+    assert doc.structure.cell_at(at)[0].column_header(doc.structure.cell_at(at)[1].col) == "Band to 30 September 2025"
+    got, _ = choose_noting_skips(_TOLWORTH, doc, index.facts.values())
+    assert {"100%", "£10,000"} <= got and not got & {"90%", "£6,000", "£8,000"}
+    november = _TOLWORTH.replace("10 September", "10 November")
+    assert implied_names(november, doc) == ({"Band 2"}, {"Band 1"})
+    got, _ = choose_noting_skips(november, doc, index.facts.values())
+    assert "£8,000" in got and not got & {"100%", "£10,000", "£15,000"}
+
+
+def test_a_date_under_an_effective_date_header_ends_the_former_class():
+    # "| 三类 | 二类 | 2025年1月1日 |" under "| 原类别 | 现类别 | 调整生效日期 |": 溪口镇 was in 三类区域 until 31 December 2024
+    from aegis_tui.answer.pick import implied_names, placement
+
+    doc = Document.from_text(
+        "# 奖补办法\n\n## 奖补标准\n\n| 区域类别 | 树葬 | 海葬 |\n|---|---|---|\n| 一类区域 | 3,000元 | 5,000元 |\n"
+        "| 二类区域 | 2,400元 | 4,000元 |\n| 三类区域 | 1,200元 | 3,200元 |\n\n## 附件1 区域类别划分表\n\n"
+        "| 序号 | 乡镇（街道） | 原类别 | 现类别 | 调整生效日期 | 备注 |\n|---|---|---|---|---|---|\n"
+        "| 1 | 溪口镇 | 三类区域 | 二类区域 | 2025年1月1日 | 纳入县城规划区 |\n| 2 | 太平镇 | 二类区域 | 二类区域 |  |  |\n"
+        "| 3 | 盐田镇 | 一类区域 | 一类区域 |  |  |\n| 4 | 鹭岛乡 | 三类区域 | 三类区域 |  | 海岛乡镇 |\n", "zones.md")
+    november = "我父亲户口在桐溪县溪口镇，2024年11月走的，骨灰当月就做了树葬。奖补是多少钱？"
+    assert implied_names(november, doc)[0] == {"三类区域"}
+    member, at, length = placement(november, doc, "三类区域")
+    assert member == "溪口镇" and doc.text[at:at + length] == "三类区域"
+    assert implied_names(november.replace("2024年11月", "2025年3月"), doc)[0] == {"二类区域"}
+
+
+def test_a_member_placed_in_two_classes_of_a_kind_implies_neither():
+    # 望海区 has towns in 一类区域 and 三类区域: it tells no class apart, its town 鹭岛乡 does; a group within a class
+    # (省会城市 within 二类城市) still implies it
+    from aegis_tui.answer.pick import implied_names, placement
+
+    doc = Document.from_text(
+        "# 奖补办法\n\n## 奖补标准\n\n| 区域类别 | 海葬 |\n|---|---|\n| 一类区域 | 5,000元 |\n| 三类区域 | 3,200元 |\n\n"
+        "## 附件1 区域类别划分表\n\n| 区（县） | 乡镇（街道） | 区域类别 |\n|---|---|---|\n"
+        "| 望海区 | 盐田镇 | 一类区域 |\n| 望海区 | 鹭岛乡 | 三类区域 |\n| 澜城区 | 澜城街道 | 一类区域 |\n", "zones.md")
+    assert implied_names("我家在望海区，海葬奖补多少？", doc) == (set(), set())
+    question = "我姑妈住在望海区鹭岛乡的岛上，海葬奖补多少？"
+    assert implied_names(question, doc) == ({"三类区域"}, {"一类区域"})
+    assert placement(question, doc, "三类区域")[0] == "鹭岛乡"
+    text = _GRADES_ZH + "\n## 附件1 城市分类\n\n" + _CITIES_ZH.split("## 附件1 城市分类\n\n", 1)[1]
+    assert {"C级", "二类城市"} <= implied_names("我是部门经理，下周要去杭州出差三天，住酒店每晚最多能报多少钱？",
+                                             Document.from_text(text, "travel.md"))[0]
+
+
+def test_a_thing_no_chosen_fact_names_by_its_word_is_named_by_a_compound_it_heads():
+    # "the maximum grant for our house": no chosen fact says "house", the household grants' caption heads it as
+    # "Household"; the business grant names neither
+    from aegis_tui.answer.pipeline import _about_what_is_asked
+    from aegis_tui.answer.states import Answer
+
+    doc, index = structured(_FLOOD_EN + "\nThe household is everyone who holds a key.\n", "flood.md")
+    ans = Answer(question="What's the maximum grant for our house in Band 1?", mode="two-stage")
+    facts = [f for f in index.facts.values() if f.fact.subject == "Band 1" and "£" in f.fact.object_value]
+    kept = _about_what_is_asked(facts, {}, doc, ans)
+    assert {f.fact.object_value for f in kept} == {"£7,500", "£10,000"}
+    assert {s["value"] for s in ans.skipped} == {"£15,000"}
+
+
+def test_the_answer_states_where_the_document_places_the_member_its_figures_rest_on():
+    # Band 1's figures answer "Tolworth Bridge … 10 September 2025" because Appendix A places it in Band 1 until 30
+    # September: the answer says so, its facts carry that cell as a passed "membership" check, and the held-out score
+    # binds them to the member through it
+    from aegis_tui.answer.evaluation import score_heldout
+    from aegis_tui.answer.pipeline import _placed
+    from aegis_tui.answer.realize import EntityAwareRealizer
+    from aegis_tui.answer.verify import Tier1CodeVerifier
+    from aegis_tui.schema import ExtractionPayload
+
+    doc, index = structured(_FLOOD_EN, "flood.md")
+    chosen = [f.fact for f in index.facts.values() if f.fact.subject == "Band 1" and f.fact.object_value == "£10,000"]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=chosen))
+    _placed(report, doc, _TOLWORTH)
+    check = report.verified[0].check("membership")
+    assert check.passed and check.evidence["member"] == "Tolworth Bridge" and check.evidence["quote"] == "Band 1"
+    assert doc.text[check.evidence["offset"]:].startswith("Band 1 | Band 2 | Reclassified")
+    assert check.evidence["length"] == 6 and doc.position(check.evidence["offset"]).line == check.evidence["line"]
+    answer = EntityAwareRealizer().realize(report, doc, question=_TOLWORTH)
+    assert "Tolworth Bridge is in Band 1 (Table A1 — Medlow City, Band to 30 September 2025)." in answer
+    gold = [{"subject": "Maximum household grant, Tolworth Bridge", "value": "£10,000"}]
+    ans = SimpleNamespace(mode="two-stage", report=report, answer=answer, state=None, timings={})
+    assert score_heldout("flood.md", doc, _TOLWORTH, gold, ans).recovered == 1
+    # (a question naming no member of the band adds no check)
+    other = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=chosen))
+    _placed(other, doc, "What is the maximum grant in Band 1?")
+    assert other.verified[0].check("membership") is None
+
+
+def test_a_table_of_reclassifications_places_its_rows_and_their_counts_are_about_its_members():
+    # "| Locality | Previous Band | New Band | Reason |": the 41 homes in a row's reason are about the locality, no
+    # answer to a question asking its grant; a table of former and current figures by class places nothing
+    from aegis_tui.answer.pick import placing_table
+
+    text = _FLOOD_EN + ("\n**Table A6 — Localities reclassified with effect from 1 October 2025**\n\n"
+                        "| Locality | District | Previous Band | New Band | Reason |\n|---|---|---|---|---|\n"
+                        "| Tolworth Bridge | Medlow City | Band 1 | Band 2 | Flood wall completed, 41 homes protected |\n"
+                        "| Harnby Ings | Harnby | Band 2 | Band 1 | Flooding of 18 homes in January 2024 |\n\n"
+                        "**Table C1 — Changes**\n\n| Flood Risk Band | Previous maximum | New maximum |\n|---|---|---|\n"
+                        "| Band 1 | £7,500 | £10,000 |\n| Band 2 | £6,000 | £8,000 |\n")
+    doc, index = structured(text, "flood.md")
+    assert [placing_table(doc, t.index) for t in doc.structure.tables[-2:]] == [True, False]
+    question = ("We own a house in Tolworth Bridge and the hub got our complete application on 12 November 2025. "
+                "How many homes does the grant cover, and what is the maximum grant per property?")
+    got, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert "41" not in got and any("41" in {f.fact.object_value for f in fs} and "placing members" in why
+                                   for fs, why in skipped)
+
+
+def test_a_member_is_placed_by_its_own_row_under_a_current_column():
+    # "Marden" asked: its own row, not "Little Marden"'s that names it inside; an unchanged member's class under "现类别",
+    # not under "原类别"; a date under "Effective until" ends nothing
+    from aegis_tui.answer.pick import implied_names, placement
+
+    doc, _ = structured(_FLOOD_EN.replace("| Castlegate | ward | Band 1 | Band 1 |  |\n",
+                                          "| Little Marden | parish | Band 2 | Band 2 |  |\n"
+                                          "| Marden | town | Band 1 | Band 1 |  |\n"), "flood.md")
+    question = "We live in Marden and applied on 12 November 2025. What is the maximum grant?"
+    member, at, _ = placement(question, doc, "Band 1")
+    assert member == "Marden" and doc.text[doc.text.rfind("\n", 0, at) + 1:].startswith("| Marden | town |")
+    zh = Document.from_text(
+        "# 奖补办法\n\n## 奖补标准\n\n| 区域类别 | 海葬 |\n|---|---|\n| 一类区域 | 5,000元 |\n| 三类区域 | 3,200元 |\n\n"
+        "## 附件1\n\n| 序号 | 乡镇（街道） | 原类别 | 现类别 | 调整生效日期 |\n|---|---|---|---|---|\n"
+        "| 1 | 鹭岛乡 | 三类区域 | 三类区域 |  |\n| 2 | 盐田镇 | 三类区域 | 一类区域 | 2025年1月1日 |\n", "zones.md")
+    found = placement("我姑妈户口在鹭岛乡，2025年3月去世，海葬奖补多少？", zh, "三类区域")
+    header = zh.structure.cell_at(found[1])
+    assert header[0].column_header(header[1].col) == "现类别"
+    until = Document.from_text(
+        "# Grants\n\n| Flood Risk Band | Maximum grant |\n|---|---|\n| Band 1 | £10,000 |\n| Band 2 | £8,000 |\n\n"
+        "## Appendix A\n\n| Locality | Band to 31 March 2025 | Band from 1 April 2025 | Effective until |\n"
+        "|---|---|---|---|\n| Tolworth Bridge | Band 1 | Band 2 | 31 March 2025 |\n| Hayfield | Band 2 | Band 2 |  |\n",
+        "until.md")
+    assert implied_names("Tolworth Bridge, applied on 31 March 2025: what is the maximum grant?", until)[0] == {"Band 1"}

@@ -44,3 +44,28 @@ def test_dates_a_text_states_name_their_days(text, days):
 ])
 def test_a_phrase_bounds_the_period_of_its_figures_by_dates(text, bounds):
     assert period(text) == bounds
+
+
+@pytest.mark.parametrize("text, name", [
+    ("Band to 30 September 2025", "Band"), ("Band from 1 October 2025", "Band"),
+    ("Band effective from 1 October 2025", "Band"), ("Zone (until 31 March 2025)", "Zone"),
+    ("2025年6月30日前类别", "类别"), ("2025年7月1日起类别", "类别"), ("自2025年7月1日起区域类别", "区域类别"),
+    ("Band (registered before 1 April 2017)", "Band (registered)"),
+])
+def test_a_phrase_without_the_dates_bounding_its_period_is_what_it_names(text, name):
+    from aegis_tui.text.dates import undated
+
+    assert undated(text) == name
+
+
+def test_columns_of_classes_dated_apart_are_former_and_current_but_not_a_member_s_own_dates():
+    from aegis_tui.text.document import Document
+    from aegis_tui.text.structure import earlier_column
+
+    def table(header: str):
+        return Document.from_text(f"# T\n\n{header}\n|---|---|---|\n| Hayfield | Band 1 | Band 2 |\n", "t.md").structure.tables[0]
+
+    dated = table("| Locality | Band to 30 September 2025 | Band from 1 October 2025 |")
+    assert [earlier_column(dated, c) for c in range(3)] == [False, True, False]
+    own = table("| Vehicle | Band (registered before 1 April 2017) | Band (registered on or after 1 April 2017) |")
+    assert [earlier_column(own, c) for c in range(3)] == [False, False, False]

@@ -132,8 +132,11 @@ def _evidence_text(fv, doc: Document) -> str:
     block = doc.structure.block_at(at) if at is not None else None
     lead = block.lead_in if block is not None and block.kind == "list_item" else ""
     table = " ".join(str(c.evidence) for c in fv.checks if c.rule == "table_binding" and c.evidence)
+    # (the member the question named, where the document places it in the name the fact is of: "Tolworth Bridge" in
+    # Band 1's row of Appendix A)
+    placed = " ".join(c.evidence["member"] for c in fv.checks if c.rule == "membership" and c.passed and c.evidence)
     f = fv.fact
-    return f"{f.subject} {f.predicate} {f.source_text} {heads} {lead} {table}".lower().replace("-", " ")
+    return f"{f.subject} {f.predicate} {f.source_text} {heads} {lead} {table} {placed}".lower().replace("-", " ")
 
 
 def _same_figure(gold: str, stated: str) -> bool:

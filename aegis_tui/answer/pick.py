@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from ..text.dates import Dated, find_dates, period
 from ..text.document import Document
-from ..text.entities import abbreviated, derivations, same_entity, seams, series_name, stem
+from ..text.entities import abbreviated, compounds, derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
     ASKING_VERBS_ZH,
     ASKS_SEVERAL,
@@ -263,6 +263,12 @@ def held_terms(text: str, doc: Document) -> set[str]:
     return out
 
 
+def compound_terms(words: set[str], doc: Document) -> set[str]:
+    """The document's words that join one of these terms to another of its words ("household" for "hous")."""
+    _, df = _document_frequency(doc)
+    return {v for t in words for v in compounds(t, df)}
+
+
 def shares_terms(text: str, words: set[str]) -> bool:
     """Whether a text holds any of these content terms."""
     return bool(words & _stemmed(text))
@@ -421,7 +427,7 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
         _MEMBERS[doc.sha256] = (_placed_by_rows(doc, _one_name_each(out)),
                                 {name: {m: at for m, at in former[name].items() if m in kept[name]} for name in former},
                                 [frozenset(names) for names in classes.values() if len(names) >= 2],
-                                frozenset(t for (t, _), names in classes.items() if len(names) >= 2))
+                                frozenset(t for (t, c), names in classes.items() if len(names) >= 2 or c < 0))
     return _MEMBERS[doc.sha256]
 
 
@@ -567,8 +573,11 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
     listed = {x for t in doc.structure.tables for row in t.rows[t.header_rows:] for c in row
               if (part := _cell_list(c.text)) for x in _items(part)}
     for table in doc.structure.tables:
-        if table.rows and any(FORMER_HEADER.search(table.column_header(c) or "") for c in range(len(table.rows[0]))):
-            continue  # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now)
+        # (a former classification, "| 原规定城市类别 | 原规定包含城市 | 本办法城市类别 |", defines no member now; it still
+        # places its rows in classes, "| Locality | Previous Band | New Band | Reason |": what a row states is about its
+        # member)
+        replaced = bool(table.rows) and any(FORMER_HEADER.search(table.column_header(c) or "")
+                                            for c in range(len(table.rows[0])))
         body = range(table.header_rows, len(table.rows))
         if repealed(doc, table.start):
             continue  # (nor one under a heading marked repealed: "附件15 2019版办法所附职业资格证书目录（已废止，仅供参照）")
@@ -584,6 +593,18 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
             return bool(_FORMER_MARK.match(table.column_header(cell.col))) or earlier_column(table, cell.col) \
                 or superseded(doc, cell.start, 0)
 
+        if replaced:
+            # (where a row's class stands in two columns, the former and the current, "| Previous Band | New Band |",
+            # "| 调整前类别 | 调整后类别 |"; not a table of former and current figures by class, "| Rate Group | 2024–25
+            # Minimum (prior policy) | …"; its columns' classes tell no kinship of names apart: recorded under the table)
+            rows = [table.rows[r] for r in body]
+            sorting = [{_category_named(row[c].text, keys, table.column_header(c)) for row in rows if c < len(row)}
+                       for c in range(len(table.rows[0]))]
+            full = [names for names in sorting if rows and "" not in names]
+            if classes is not None and any(len(a | b) >= 2 and all(x == y or _kin(x, y) for x in a for y in b)
+                                           for i, a in enumerate(full) for b in full[i + 1:]):
+                classes[(table.index, -1)] = set()
+            continue
         rows = _defined_by_rows(table, keys, keyed, listed, columns, was,
                                 former if former is not None else {}, classes if classes is not None else {})
         for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
@@ -1086,6 +1107,12 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
                 # ("was Zone 3 until 31 March 2025": the former class held until that day)
                 bounds = (None, moved[0] - timedelta(days=1) if moved[0] is not None else moved[1])
                 break
+            # (… or a date alone under a header saying the change took effect then: "| 三类 | 二类 | 2025年1月1日 |" under
+            # "| 原类别 | 现类别 | 调整生效日期 |", "| Effective from |")
+            if _TOOK_EFFECT.search(found[0].column_header(cell.col)) and len(days_in := find_dates(cell.text)) == 1 \
+                    and not cell.text.replace(cell.text[days_in[0].start:days_in[0].end], "").strip(" ()（）"):
+                bounds = (None, days_in[0].first - timedelta(days=1))
+                break
         if when is not None and bounds is not None and bounds[1] is not None and \
                 (bounds[0] is None or bounds[0] <= when.first) and when.last <= bounds[1]:
             return True
@@ -1100,6 +1127,12 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
     for name, m in moved:
         out.setdefault(name, set()).add(m)
     return out
+
+
+# a column header saying the day a row's change took effect ("调整生效日期", "生效日期", "Effective date", "Effective from")
+# (not one naming when something ends or the former class began: "Effective until", "原类别生效日期")
+_TOOK_EFFECT = re.compile(r"^\s*(?:调整)?(?:生效|执行|起始|调整)(?:日期|时间)\s*$|^\s*(?:date\s+)?effective(?:\s+(?:date|from|on))?\s*$",
+                          re.IGNORECASE)
 
 
 def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[str]]:
@@ -1120,6 +1153,23 @@ def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[st
     return was, now
 
 
+def _tells(doc: Document, defined: dict[str, set[str]], name: str, member: str) -> bool:
+    """Whether a member tells its name apart: no other name of its kind places it too (a district whose towns are in
+    different classes, "望海区"; a header word caught as a member of each Zone), a group within the name or holding it
+    aside (省会城市 within 二类城市; never one of its series, 一类 beside 三类)."""
+    return not any(member in held and (_kin(other, name) or _one_column(doc, other, name))
+                   and (_series_kin(other, name) or not _within(held, defined[name]) and not _within(defined[name], held))
+                   for other, held in defined.items() if other != name)
+
+
+def _named_whole(question: str, members: set[str]) -> set[str]:
+    """The members a question names other than inside a longer one it names ("Little Marden", not its "Marden")."""
+    spans = {m: found for m in members if (found := _spans(question, m))}
+    return {m for m, found in spans.items()
+            if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
+                       for x, y in found)}
+
+
 def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     """Each name a question implies by a member or a numbered figure of it (Ashcombe → Band B, "grade 6" → Tier 2),
     with the words of the question that imply it; members as classified when its case is (members_asked)."""
@@ -1127,8 +1177,12 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     # (the longest member named wins: "子公司副总经理" names 第三档, not 总经理's 第一档 within it; a Chinese member may be
     # named in two parts a word or two apart, "子公司担任副总经理")
     defined = members_asked(question, doc)
+    # (a member the classification places in two names of a kind tells neither apart — a district whose towns are in
+    # different classes, "望海区" beside its "盐田镇"; a header word caught as a member of each — unless the question's
+    # days either side of a change place it in both, its former class and its current one)
+    either = _both_sides(doc, question)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
-             for member in members if (found := _spans(question, member))}
+             for member in members if (found := _spans(question, member)) and (either or _tells(doc, defined, name, member))}
     for (name, member), found in spans.items():
         if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
                    for x, y in found):
@@ -1200,7 +1254,20 @@ def defined_by_codes(doc: Document) -> dict[str, list[tuple[str, int, int]]]:
 def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     """The names a document defines by their members that the question implies by naming a member of each and not
     the name itself (北塘区 → 二类区域), and the other names of their kind (ending alike: 一类区域, 三类区域), which
-    it rules out; none when it names one of that kind itself."""
+    it rules out; none when it names one of that kind itself. Read once a (document, question)."""
+    if (doc.sha256, question) not in _IMPLIED:
+        if len(_IMPLIED) >= 8:
+            _IMPLIED.pop(next(iter(_IMPLIED)))
+        _IMPLIED[doc.sha256, question] = _implied_names(question, doc)
+    implied, kin = _IMPLIED[doc.sha256, question]
+    return set(implied), set(kin)
+
+
+_IMPLIED: dict[tuple[str, str], tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _implied_names(question: str, doc: Document) -> tuple[frozenset[str], frozenset[str]]:
+    """implied_names, uncached."""
     # (by a member, or by a numbered range a figure of the question falls in: "- Tier 2: job grades 5 to 7", asked
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
@@ -1211,8 +1278,48 @@ def implied_names(question: str, doc: Document) -> tuple[set[str], set[str]]:
     kin = {other for other in defined if any((_kin(other, name) or _one_column(doc, other, name))
                                              and not _within(defined[other], defined[name]) for name in implied)}
     if any(_names(question, name) for name in kin):
-        return implied, set()
-    return implied, kin - implied
+        return frozenset(implied), frozenset()
+    return frozenset(implied), frozenset(kin - implied)
+
+
+def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] | None:
+    """Where the document places the member the question names in a name it implies ("Tolworth Bridge" → Band 1):
+    (the member, the offset of the cell or words placing it, and the length of that cell or those words); the former
+    classification's cell where the question's case falls in its period, else the current one's (a row naming the
+    member, its cell naming the class in a column no later one supersedes), else a sentence naming both; None where
+    the question names no member of it."""
+    defined = members_asked(question, doc)
+    either = _both_sides(doc, question)
+    # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
+    # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
+    asked = [m for m in defined.get(name, set()) if _spans(question, m) and (either or _tells(doc, defined, name, m))]
+    if not asked:
+        return None
+    member = max(asked, key=lambda m: (len(m), max(_spans(question, m))))
+    then = formerly_by_members(doc).get(name, {})
+    if member in then and member not in defined_by_members(doc).get(name, set()):
+        found = doc.structure.cell_at(then[member])
+        return member, then[member], len(found[1].text) if found is not None else len(name)
+    keys = [k for ks in _table_keys(doc).values() for k in ks]
+    # (a row whose cell is the member itself before one that names it inside a longer name, "| Little Marden |" asked of
+    # Marden; its class under a current column, not "原类别", "Previous Band" or a column a later one supersedes)
+    for exact in (True, False):
+        for table in doc.structure.tables:
+            for row in table.rows[table.header_rows:]:
+                if not any(c.text.strip() == member or member in _items(c.text) if exact else _names(c.text, member)
+                           for c in row):
+                    continue
+                for c in row:
+                    header = table.column_header(c.col)
+                    if not _names(c.text, member) and not FORMER_HEADER.search(header) \
+                            and not _FORMER_MARK.match(header) and not earlier_column(table, c.col) \
+                            and not superseded(doc, c.start, 0) \
+                            and (_category_named(c.text, keys, header) == name or c.text.strip() == name):
+                        return member, c.start, len(c.text)
+    for sentence in doc.sentences:
+        if _names(sentence.text, member) and _names(sentence.text, name):
+            return member, sentence.start, len(sentence.text)
+    return None
 
 
 def implied_by(question: str, doc: Document, thing: str) -> set[str]:
@@ -1973,9 +2080,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     shortened = {a: long for a, long in defined.items() if a in wanted and not long <= wanted}
     implying = implying_words(question, doc)
     kind_asked = [f for f in shortlist if dims is None or _of_a_kind_asked(f, dims)]
-    located = {name for name, members in members_asked(question, doc).items() if name in implying
-               and any(_names(question, m) and _names(f"{f.fact.subject} {f.fact.predicate}", m)
-                       for m in members for f in kind_asked)}
+    # (not a figure of the table placing members in classes, "| Little Marden | parish | 70 | Band 3 |": that names the
+    # member beside its class, no figure of the kind asked for it)
+    placed = [f for f in kind_asked if not ((at := key_offset(f.key)) is not None
+                                            and (cell := doc.structure.cell_at(at)) is not None
+                                            and placing_table(doc, cell[0].index))]
+    # (… nor a member named only inside a longer one the question names, "Marden" of "Little Marden")
+    asked_members = members_asked(question, doc)
+    whole = _named_whole(question, {m for members in asked_members.values() for m in members})
+    located = {name for name, members in asked_members.items() if name in implying
+               and any(m in whole and _names(f"{f.fact.subject} {f.fact.predicate}", m) for m in members for f in placed)}
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names

@@ -22,13 +22,16 @@ from .pick import (
     asking_sentences,
     catch_all,
     choose,
+    compound_terms,
     held_terms,
     implied_by,
     implied_cells,
+    implied_names,
     listing,
     listing_reason,
     named_ends,
     names_name,
+    placement,
     shares_terms,
     unnumbered,
 )
@@ -44,7 +47,7 @@ from .relevance import (
     question_parts,
 )
 from .repair import Worklist, failure_note
-from .report import VerificationReport
+from .report import CheckResult, VerificationReport
 from .states import Answer, Outcome, PipelineEvent, State
 from .verify import Tier1CodeVerifier, unsupported_numbers
 
@@ -285,6 +288,7 @@ class Pipeline:
                 sep = "、" if lang == "zh" else ", "
                 ans.answer += ("" if lang == "zh" else " ") + NOT_MENTIONED[lang].format(terms=sep.join(unmentioned))
         else:
+            _placed(report, doc, ans.question)
             realizer = EntityAwareRealizer()
             ans.answer = realizer.realize(report, doc, language=doc.language, question=ans.question, scope=scope)
             if realizer.unsaid:
@@ -381,6 +385,41 @@ class Pipeline:
         self.audit.append(record)
 
 
+def _placed(report, doc: Document, question: str) -> None:
+    """Add to each verified fact of a name the question implies through a member ("Tolworth Bridge" → Band 1) a
+    passed "membership" check: the member, the name, where the document places it (its cell or sentence, verbatim
+    at its offset) and that place's table or section, for the answer to state the binding it rests on."""
+    from ..text.dates import period
+    from .structural import title_of
+
+    implied, _ = implied_names(question, doc)
+    for name in sorted(implied):
+        if (found := placement(question, doc, name)) is None:
+            continue
+        member, offset, length = found
+        quote = doc.text[offset:offset + length]
+        if not (names_name(quote, name) or doc.structure.cell_at(offset) is not None):
+            continue
+        cell = doc.structure.cell_at(offset)
+        where = ""
+        if cell is not None:
+            # (its table, and the column's period where one column of classes is dated apart from another: "Table A1 —
+            # Medlow City, Band to 30 September 2025")
+            header = cell[0].column_header(cell[1].col)
+            where = ", ".join(x for x in (cell[0].caption, header if period(header) is not None else "") if x) \
+                or header
+        path = doc.structure.heading_path(offset)
+        where = " ".join((where or (title_of(path[-1]) if path else "")).split())
+        at = doc.position(offset)
+        check = CheckResult("membership", True, f"{member} is in {name}", {
+            "member": member, "name": name, "where": where, "offset": offset, "length": length, "line": at.line,
+            "column": at.column, "quote": quote})
+        for fv in report.verified:
+            said = f"{fv.fact.subject} {fv.fact.predicate}"
+            if names_name(said, name) and not fv.check("membership"):
+                fv.checks.append(check)
+
+
 def _carried(report, doc: Document, index) -> list:
     """The table's verified facts whose figures the sentences of report's facts carry: a figure that would keep a
     sentence from being written (no fact of the report states it), stated by a fact whose value stands inside the
@@ -471,6 +510,10 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     things += [t for t in narrated if by_name[t[0]] or any(names(f, t) for f in facts)]
     if not things:
         return facts
+    # (a thing no chosen fact names by its own word is named by a compound it heads: "the maximum grant for our house"
+    # by "Table 4.2 — Household grant rates" beside the business grant's table)
+    things = [t if t[1] is None or any(names(f, t) for f in facts) else (t[0], t[1] | compound_terms(t[1], doc))
+              for t in things]
     inside = [f for f in facts if any(names(f, t) for t in things)]
     if len(inside) == len(facts):
         return facts

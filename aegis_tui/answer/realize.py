@@ -32,6 +32,9 @@ FALLBACK_TEXT = {
 # after the fallback, when the question names what the document never mentions (pick.unmentioned)
 NOT_MENTIONED = {"zh": "文件未提及：{terms}。", "en": "It does not mention: {terms}."}
 LEAD = {"zh": "根据文件：", "en": "According to the document: "}
+# how a member the question names came to its class's figures (a "membership" check's evidence)
+BASIS = {"zh": "{member}属于{name}（{where}）。", "en": "{member} is in {name} ({where}).",
+         "zh-": "{member}属于{name}。", "en-": "{member} is in {name}."}
 SCOPED_LEAD = {"zh": "根据文件「{scope}」部分：", "en": "According to the document, under \"{scope}\": "}
 
 # predicate family -> template of one clause ({p} predicate, {v} value)
@@ -223,7 +226,12 @@ class EntityAwareRealizer:
         if not sentences:
             return FALLBACK_TEXT[lang]
         lead = SCOPED_LEAD[lang].format(scope=" ".join(scope.split())) if scope else LEAD[lang]
-        return lead + ("" if lang == "zh" else " ").join(sentences)
+        # (the member the question names stated in the class whose figures follow, where the document places it: the
+        # binding of "Tolworth Bridge" to Band 1's figures is part of the answer's evidence)
+        said = [fv for fv in verified if fv not in self.unsaid]
+        basis = list(dict.fromkeys(BASIS[lang if c.evidence.get("where") else f"{lang}-"].format(**c.evidence) for fv in said for c in fv.checks
+                                   if c.rule == "membership" and c.passed and c.evidence))
+        return lead + ("" if lang == "zh" else " ").join(basis + sentences)
 
     def subject_of(self, fv: FactVerdict, document: Document) -> str:
         """The subject as the document names it, with its modifiers (三级医疗机构 -> 三级定点医疗机构)."""

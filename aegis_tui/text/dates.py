@@ -87,6 +87,27 @@ _FROM_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:及|和)?(?:起|以�
 _SPAN = re.compile(r"^\s*(?:至|到|—|–|-|~|～|\bto\b|\buntil\b|\band\b)\s*$", re.IGNORECASE)
 
 
+# the words binding a date to what it bounds, before it ("until", "from", "执行至", "自") or after it ("起", "及以前")
+_BOUND_BEFORE = re.compile(r"(?:执行至|截至|截止|适用至|有效期至|至|自|从|于|\b(?:until|till|up\s+to(?:\s+and\s+including)?|to|"
+                           r"through|ending|ended|expiring|from|since|starting|commencing|effective|on\s+(?:or|and)\s+after|"
+                           r"beginning|before|prior\s+to|after))\s*$", re.IGNORECASE)
+_BOUND_AFTER = re.compile(r"^\s*(?:（含）|\(含\))?\s*(?:及|和)?(?:以前|之前|为止|止|前|起|以后|之后|开始|后)")
+
+
+def undated(text: str) -> str:
+    """A phrase without the dates it bounds a period by, and the words binding them ("Band to 30 September 2025" and
+    "Band from 1 October 2025": "Band"; "2025年7月1日起类别": "类别"), its spaces single."""
+    out = text
+    for d in reversed(find_dates(text)):
+        before, after = out[:d.start], out[d.end:]
+        while m := _BOUND_BEFORE.search(before):  # (a run of them: "Band effective from 1 October 2025")
+            before = before[:m.start()]
+        after = after[m.end():] if (m := _BOUND_AFTER.match(after)) else after
+        out = f"{before} {after}"
+    out = re.sub(r"\s+([）)])", r"\1", re.sub(r"\s+", " ", re.sub(r"[（(]\s*[）)]", "", out)))
+    return out.strip(" ,;:—–-")
+
+
 def period(text: str) -> tuple[date | None, date | None] | None:
     """The period a phrase bounds by dates (a header, a caption, a heading): its first and last day, None where it is
     open; None when the phrase bounds none ("2025年度", a date of issue). A date range is both ends; "before 1 April

@@ -239,6 +239,14 @@ def derivations(term: str, words, suffixed: bool = False) -> set[str]:
         kin(term, v) or derived(term, v) and (not suffixed or _suffixed(term, v))) and not _compound(term, v, words)}
 
 
+def compounds(term: str, words) -> set[str]:
+    """The English words among words that are term joined to another of them ("household" of house and hold): what
+    names a thing where nothing names it by its own word."""
+    if not term.isascii() or len(term) < 4:
+        return set()
+    return {v for v in words if v != term and v.isascii() and v.startswith(term) and _compound(term, v, words)}
+
+
 def _suffixed(a: str, b: str) -> bool:
     short, long_ = sorted((a, b), key=len)
     return long_[len(short):] in DERIVING_SUFFIXES_EN or long_ == short + "e"

@@ -469,16 +469,28 @@ def _later_edition(text: str, former: frozenset[str]) -> bool:
 
 
 def earlier_column(table, col: int) -> bool:
-    """Whether a table's column is one of a pair told apart only by their years, the other's later ("| Ward | Zone
-    2024/25 | Zone 2025/26 |", "| 2024年度类别 | 2025年度类别 |"): what it states is the earlier edition's."""
+    """Whether a table's column is one of a pair told apart only by their years or periods, the other's later ("| Ward |
+    Zone 2024/25 | Zone 2025/26 |", "| 2024年度类别 | 2025年度类别 |"): what it states is the earlier edition's."""
     def years(header: str) -> list[int]:
         return [int(y) for y in re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", header)]
 
+    from .dates import period, undated
+
     header = table.column_header(col)
-    undated, own = _UNDATED.sub("", header).strip(), years(header)
-    return bool(undated) and bool(own) and any(
-        c != col and _UNDATED.sub("", other := table.column_header(c)).strip() == undated and years(other)
-        and max(years(other)) > max(own) for c in range(len(table.rows[0]) if table.rows else 0))
+    width = len(table.rows[0]) if table.rows else 0
+    # (… or by the periods they bound by dates, its own ending before the other's begins: "| Band to 30 September 2025 |
+    # Band from 1 October 2025 |", "| 2025年6月30日前类别 | 2025年7月1日起类别 |")
+    # (a bare name either side, not a member's own date, "Band (registered before 1 April 2017)" beside "Band (registered
+    # on or after …)": both classifications hold now)
+    if (bounds := period(header)) is not None and bounds[1] is not None and (name := undated(header)) \
+            and not re.search(r"[（()）]", name) and len(name.split()) <= 3 and (name.isascii() or len(name) <= 6) and any(
+            c != col and (later := period(other := table.column_header(c))) is not None and later[0] is not None
+            and later[0] > bounds[1] and undated(other) == name for c in range(width)):
+        return True
+    bare, own = _UNDATED.sub("", header).strip(), years(header)
+    return bool(bare) and bool(own) and any(
+        c != col and _UNDATED.sub("", other := table.column_header(c)).strip() == bare and years(other)
+        and max(years(other)) > max(own) for c in range(width))
 
 
 def named_years(text: str) -> set[str]:
