@@ -1183,9 +1183,9 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     either = _both_sides(doc, question)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(question, member)) and (either or _tells(doc, defined, name, member))}
-    for (name, member), found in spans.items():
-        if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
-                   for x, y in found):
+    whole = _named_whole(question, {member for _, member in spans})
+    for name, member in spans:
+        if member in whole:
             out.setdefault(name, set()).update(_stemmed(member))
     for name, (series, lo, hi) in defined_by_range(doc).items():
         for m in re.finditer(rf"\b{re.escape(series)}s?\s+(\d{{1,4}})\b", question, re.IGNORECASE):

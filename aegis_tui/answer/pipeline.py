@@ -398,9 +398,9 @@ def _placed(report, doc: Document, question: str) -> None:
             continue
         member, offset, length = found
         quote = doc.text[offset:offset + length]
-        if not (names_name(quote, name) or doc.structure.cell_at(offset) is not None):
-            continue
         cell = doc.structure.cell_at(offset)
+        if not (names_name(quote, name) or cell is not None):
+            continue
         where = ""
         if cell is not None:
             # (its table, and the column's period where one column of classes is dated apart from another: "Table A1 —

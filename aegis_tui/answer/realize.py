@@ -229,7 +229,8 @@ class EntityAwareRealizer:
         # (the member the question names stated in the class whose figures follow, where the document places it: the
         # binding of "Tolworth Bridge" to Band 1's figures is part of the answer's evidence)
         said = [fv for fv in verified if fv not in self.unsaid]
-        basis = list(dict.fromkeys(BASIS[lang if c.evidence.get("where") else f"{lang}-"].format(**c.evidence) for fv in said for c in fv.checks
+        basis = list(dict.fromkeys(BASIS[lang if c.evidence.get("where") else f"{lang}-"].format(**c.evidence)
+                                   for fv in said for c in fv.checks
                                    if c.rule == "membership" and c.passed and c.evidence))
         return lead + ("" if lang == "zh" else " ").join(basis + sentences)
 
