@@ -3849,3 +3849,241 @@ def test_a_member_is_placed_by_its_own_row_under_a_current_column():
         "|---|---|---|---|\n| Tolworth Bridge | Band 1 | Band 2 | 31 March 2025 |\n| Hayfield | Band 2 | Band 2 |  |\n",
         "until.md")
     assert implied_names("Tolworth Bridge, applied on 31 March 2025: what is the maximum grant?", until)[0] == {"Band 1"}
+
+
+_SITES_EN = ("# Relocation Policy\n\nVersion 4.0, effective 1 April 2025.\n\n## 5. Temporary accommodation\n\n"
+             "**Table B1 — Temporary accommodation: maximum duration by Band**\n\n"
+             "| Employee Band | Maximum nights of temporary accommodation | Extension with approval |\n|---|---|---|\n"
+             "| Band 1 | 30 nights | up to 15 further nights |\n| Band 2 | 45 nights | up to 30 further nights |\n\n"
+             "**Table B2 — Temporary accommodation: nightly cap by Cost Zone**\n\n"
+             "| Cost Zone | Nightly cap (room only) | Daily subsistence while in temporary accommodation |\n|---|---|---|\n"
+             "| Zone A | £165 per night | £35 |\n| Zone B | £125 per night | £30 |\n\n"
+             "## 6. House-hunting visits\n\n**Table B3 — House-hunting visits by Band**\n\n"
+             "| Employee Band | Visits | Maximum nights per visit |\n|---|---|---|\n| Band 1 | 1 visit | 2 nights |\n"
+             "| Band 2 | 2 visits | 3 nights |\n\n## Appendix D — Bands and Zones\n\n**Table D1 — Job titles and Bands**\n\n"
+             "| Job title | Band |\n|---|---|\n| Site Manager | Band 2 |\n| Records Clerk | Band 1 |\n\n"
+             "**Table D2 — Cost Zone of Company sites**\n\n"
+             "| Ref | Site | Site type | Zone until 30 June 2025 | Zone from 1 July 2025 | Note |\n|---|---|---|---|---|---|\n"
+             "| D001 | London – Canary Wharf Head Office | Office | Zone A | Zone A |  |\n"
+             "| D002 | Edinburgh – Quartermile Office | Office | Zone B | Zone A | Reclassified 1 July 2025 |\n"
+             "| D003 | Cambridge – Science Park Laboratory | Laboratory | Zone A | Zone A |  |\n"
+             "| D004 | Sunderland – Nissan Supplier Park Site | Works | Zone B | Zone B |  |\n"
+             "| D005 | Swansea – SA1 Waterfront Office | Office | Zone B | Zone B |  |\n"
+             "| D006 | Aberdeen – Dyce Energy Office | Office | Zone A | Zone B | Reclassified 1 July 2025 |\n"
+             "| D007 | Aberdeen – Altens Pipeline Yard | Yard | Zone A | Zone B | Reclassified 1 July 2025 |\n"
+             "| D008 | Lancaster – Heysham Power Station Support Office | Operational site | Zone B | Zone B |  |\n\n"
+             "**Table D3 — Sites reclassified from 1 July 2025**\n\n| Site | Previous Zone | New Zone | Reason |\n"
+             "|---|---|---|---|\n| Edinburgh – Quartermile Office | Zone B | Zone A | Rents 12% above the threshold |\n"
+             "| Aberdeen – Dyce Energy Office | Zone A | Zone B | Housing costs fell since 2020 |\n"
+             "| Aberdeen – Altens Pipeline Yard | Zone A | Zone B | Housing costs fell since 2020 |\n")
+
+
+def test_a_site_written_as_a_place_and_a_site_is_a_member_named_by_its_own_words_apart():
+    # "Edinburgh – Quartermile Office" is the site's name, in its Zone (not "Office", the site type, nor "Edinburgh" as a
+    # category another table's row begins with); however long, with a code in it; a question names it by its words
+    # apart ("our Edinburgh office at Quartermile", "the Dyce office" in Aberdeen, "Canary Wharf"), not by words other
+    # sites share ("Site" and "Park" of a Site Manager at the Science Park)
+    from aegis_tui.answer.pick import defined_by_members, implied_names, placement
+
+    doc, _ = structured(_SITES_EN, "sites.md")
+    defined = defined_by_members(doc)
+    assert defined["Zone A"] >= {"London – Canary Wharf Head Office", "Edinburgh – Quartermile Office"}
+    assert defined["Zone B"] >= {"Swansea – SA1 Waterfront Office", "Lancaster – Heysham Power Station Support Office"}
+    assert not any("Office" in members or "Edinburgh" in members for members in defined.values())
+    edinburgh = "I'm moving up to our Edinburgh office at Quartermile, starting on 1 September 2025. What's the nightly cap?"
+    assert implied_names(edinburgh, doc)[0] == {"Zone A"}
+    assert placement(edinburgh, doc, "Zone A")[0] == "Edinburgh – Quartermile Office"
+    assert implied_names("I start at the Dyce office in Aberdeen on 4 August 2025. What's the nightly cap?",
+                         doc)[0] == {"Zone B"}
+    assert implied_names("I'm moving from Hull to Canary Wharf. What's the nightly cap?", doc)[0] == {"Zone A"}
+    manager = ("I'm a Site Manager and I'm relocating by myself to the Cambridge Science Park lab from October 2025. "
+               "How many nights of temporary accommodation will the company pay for, and what's the most they'll pay "
+               "per night?")
+    assert implied_names(manager, doc)[0] == {"Band 2", "Zone A"}
+    # (the nightly cap answers the most per night, its caption's "Temporary accommodation" the whole table's, not the
+    # subsistence column's; the nights, a time the other part asks, join though the cap's caption shares their words)
+    picked, skipped = choose_noting_skips(manager, doc, structured(_SITES_EN, "sites.md")[1].facts.values())
+    assert picked == {"45 nights", "£165 per night"}, skipped
+
+
+def test_nights_asked_are_a_time_and_the_most_a_payer_pays_an_amount():
+    from aegis_tui.answer.relevance import asked_dimensions
+
+    assert asked_dimensions("how many nights of temporary accommodation will the company pay for") == {"time"}
+    assert asked_dimensions("最多能住几晚？") == {"time"}
+    assert "money" in asked_dimensions("what's the most they'll pay per night")
+    assert "money" in asked_dimensions("What is the most the council will contribute?")
+
+
+def test_names_holding_the_same_members_tell_neither_and_a_listed_member_keeps_its_parentheses_out():
+    # two bursaries each listing the awards they combine with imply neither by an award; a street list whose members
+    # carry what parentheses say of them still lists them, a street listed in two zones implying neither
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    awards = Document.from_text(
+        "# Awards\n\n| Award | Amount |\n|---|---|\n| Ashcombe Bursary | £1,000 |\n| Care Leaver Bursary | £3,000 |\n"
+        "| Excellence Scholarship | £2,000 |\n\n## Combining awards\n\n| Award | Can be combined with |\n|---|---|\n"
+        "| Ashcombe Bursary | Excellence Scholarship, Compact Award, Travel Grant |\n"
+        "| Care Leaver Bursary | Excellence Scholarship, Compact Award, Travel Grant (not the Ashcombe Bursary) |\n",
+        "awards.md")
+    assert not implied_names("How much is the Excellence Scholarship for BA Fine Art?", awards)[0]
+    zones = Document.from_text(
+        "# Parking\n\n| Zone | Resident permit |\n|---|---|\n| K1 Town Centre | £120 |\n| K2 Inner Residential | £90 |\n"
+        "| K3 Outer Residential | £60 |\n\n## Appendix A\n\n| Zone | Streets |\n|---|---|\n"
+        "| K1 Town Centre | Abbey Street, Bridge Street, Market Street |\n"
+        "| K2 Inner Residential | Albion Road, Linden Road, Station Road (west of the railway bridge), Victoria Avenue |\n"
+        "| K3 Outer Residential | Heron Way, Meadow Lane, Station Road (east of the railway bridge), Yew Tree Lane |\n",
+        "zones.md")
+    defined = defined_by_members(zones)
+    assert {"Albion Road", "Linden Road", "Victoria Avenue"} <= defined["K2 Inner Residential"]
+    assert "Station Road" not in defined["K2 Inner Residential"] | defined["K3 Outer Residential"]
+    assert implied_names("I live on Linden Road. What does a resident permit cost?", zones)[0] == {"K2 Inner Residential"}
+
+
+_SKILLS_ZH = ("# 技能提升补贴办法\n\n本办法自2025年7月1日起施行。\n\n## 补贴标准\n\n"
+              "表1　技能提升补贴标准（原标准，适用于2025年6月30日及以前取得证书的）\n\n"
+              "| 证书等级 | 对应技能等级 | 紧缺职业（工种） | 一般职业（工种） |\n|---|---|---|---|\n"
+              "| 中级工 | 四级 | 1,500元 | 1,200元 |\n| 高级工 | 三级 | 2,000元 | 1,600元 |\n\n"
+              "表2　技能提升补贴标准（新标准，适用于2025年7月1日及以后取得证书的）\n\n"
+              "| 证书等级 | 对应技能等级 | 紧缺职业（工种） | 一般职业（工种） |\n|---|---|---|---|\n"
+              "| 中级工 | 四级 | 1,800元 | 1,400元 |\n| 高级工 | 三级 | 2,500元 | 2,000元 |\n\n## 职业（工种）目录\n\n"
+              "表5　职业（工种）目录（2025年7月1日起执行）\n\n| 序号 | 职业编码 | 职业（工种）名称 | 补贴类别 | 备注 |\n"
+              "|---|---|---|---|---|\n| 1 | 6-31-01-03 | 电工 | 紧缺 | — |\n| 2 | 6-18-02-04 | 焊工 | 紧缺 | — |\n"
+              "| 3 | 6-18-01-01 | 车工 | 一般 | — |\n| 4 | 4-01-02-02 | 电子商务师 | 一般 | 原为紧缺类，自2025年7月1日起调整为一般类 |\n")
+
+
+def test_a_class_named_with_what_parentheses_say_is_the_class_its_cells_labels_name_without_them():
+    # 焊工 is in 紧缺职业（工种）: the cells of that column are labelled "紧缺职业 — …", and answer for it; a remark saying
+    # the occupation was of another class ("原为紧缺类，自2025年7月1日起调整为一般类") places it there before that day
+    from aegis_tui.answer.pick import implied_names, placement
+
+    doc, index = structured(_SKILLS_ZH, "skills.md")
+    welder = "我在机械厂当焊工，2025年8月刚拿到焊工高级工（三级）证书，技能提升补贴能领多少？"
+    assert implied_names(welder, doc)[0] >= {"紧缺职业（工种）"}
+    picked, skipped = choose_noting_skips(welder, doc, index.facts.values())
+    assert picked == {"2,500元"}, skipped
+    seller = "我2025年4月拿了电子商务师中级工证书，技能提升补贴是多少？"
+    assert "紧缺职业（工种）" in implied_names(seller, doc)[0]
+    assert placement(seller, doc, "紧缺职业（工种）")[0] == "电子商务师"
+    assert "一般职业（工种）" in implied_names("我2025年8月拿了电子商务师中级工证书，补贴是多少？", doc)[0]
+
+
+_SYSTEMS_EN = ("# Managed Services Schedule\n\nEffective Date: 1 April 2024.\n\n## Table 3 — Response times\n\n"
+               "| Priority | Gold Response | Silver Response | Bronze Response |\n|---|---|---|---|\n"
+               "| P1 — Critical | 15 minutes | 30 minutes | 1 hour |\n| P2 — High | 30 minutes | 1 hour | 4 hours |\n\n"
+               "## Table 4 — Service credits\n\n| Monthly availability | Gold | Silver | Bronze |\n|---|---|---|---|\n"
+               "| 98.0% to less than 99.0% | 10% | 8% | 4% |\n| Less than 98.0% | 15% | 12% | 6% |\n\n"
+               "## Table 5 — Systems\n\nThe Tier column shows the tier at the Effective Date; the Notes column shows a "
+               "later tier and the date from which it applies.\n\n| Ref | System | Business area | Tier | Notes |\n"
+               "|---|---|---|---|---|\n| SYS-01 | Email and calendaring | Corporate | Gold | — |\n"
+               "| SYS-07 | Council Tax and Business Rates system (Revenues) | Revenues | Silver | Moves to Gold from 1 "
+               "October 2025 (Change Note CN-014) |\n| SYS-11 | Public website | Communications | Silver | Moved to Gold "
+               "from 1 January 2025 (Change Note CN-009) |\n| SYS-12 | Staff intranet | Communications | Bronze | — |\n")
+
+
+def test_a_remark_moving_a_row_to_another_class_from_a_day_places_it_there_then_and_the_answer_quotes_it():
+    # SYS-07 is Silver until 30 September 2025 and Gold from 1 October ("Moves to Gold from 1 October 2025"), named whole
+    # though its name has an "and"; the answer says where, with the remark that dates it, and the held-out score reads it
+    from aegis_tui.answer.evaluation import score_heldout
+    from aegis_tui.answer.pick import implied_names, placement
+    from aegis_tui.answer.pipeline import _placed
+    from aegis_tui.answer.realize import EntityAwareRealizer
+
+    doc, index = structured(_SYSTEMS_EN, "sla.md")
+    later = "The Council Tax and Business Rates system had a P1 outage on 3 November 2025. How quickly must they respond?"
+    earlier = "Back in August 2025 the Council Tax and Business Rates system had a P1 outage. How quickly must they respond?"
+    assert implied_names(later, doc)[0] == {"Gold"} and implied_names(earlier, doc)[0] == {"Silver"}
+    member, at, length = placement(later, doc, "Gold")
+    assert member == "Council Tax and Business Rates system" and doc.text[at:at + length].startswith("Moves to Gold")
+    assert implied_names("The public website had a P2 incident in March 2025. Response time?", doc)[0] == {"Gold"}
+    chosen = [f.fact for f in index.facts.values() if f.fact.subject.startswith("P1") and f.fact.object_value == "30 minutes"]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload(atomic_facts=chosen))
+    _placed(report, doc, earlier)
+    answer = EntityAwareRealizer().realize(report, doc, question=earlier)
+    assert ('Council Tax and Business Rates system is in Silver (Table 5 — Systems; "Moves to Gold from 1 October 2025 '
+            '(Change Note CN-014)").') in answer, answer
+    gold = [{"subject": "P1 response, Council Tax and Business Rates system, Silver before it moves to Gold on 1 October "
+                        "2025", "value": "30 minutes"}]
+    ans = SimpleNamespace(mode="two-stage", report=report, answer=answer, state=None, timings={})
+    assert score_heldout("sla.md", doc, earlier, gold, ans).recovered == 1
+
+
+def test_hospitals_numbered_alike_with_a_dated_remark_are_placed_by_grade_and_the_remark_dates_the_change():
+    # "| 4 | 江州市第四人民医院 | 二级 | 三级 | 自2025年3月1日起按三级结算，此前按二级结算 |": a remark's date is no figure that
+    # makes the hospitals, numbered alike, classes of their own; the remark dates the move from the former grade
+    from aegis_tui.answer.pick import defined_by_members, implied_names
+
+    doc = Document.from_text(
+        "# 门诊慢特病管理办法\n\n本办法自2025年1月1日起施行。\n\n## 起付标准\n\n| 医疗机构等级 | 退休人员起付标准 |\n|---|---|\n"
+        "| 一级 | 100元 |\n| 二级 | 250元 |\n| 三级 | 400元 |\n\n## 定点医疗机构\n\n表5　定点医疗机构名单及等级\n\n"
+        "| 序号 | 医疗机构名称 | 原等级 | 现等级 | 备注 |\n|---|---|---|---|---|\n"
+        "| 1 | 江州市第一人民医院 | 三级 | 三级 | 认定机构 |\n"
+        "| 4 | 江州市第四人民医院 | 二级 | 三级 | 自2025年3月1日起按三级结算，此前按二级结算 |\n"
+        "| 25 | 青山县中医院 | 一级 | 二级 | 自2025年3月1日起按二级结算，此前按一级结算 |\n", "clinics.md")
+    assert "江州市第四人民医院" in defined_by_members(doc)["三级"]
+    assert implied_names("我爸2025年4月在江州市第四人民医院复诊，起付标准多少？", doc)[0] == {"三级"}
+    assert implied_names("我妈2025年2月中旬在青山县中医院看的病，起付标准多少？", doc)[0] == {"一级"}
+
+
+def test_a_sentence_asking_by_no_word_of_its_own_asks_of_the_narration_before_it():
+    # "他能领多少？" asks of the subsidy the sentence before it names; the other sentence's months do not make the
+    # subsidy's figure one that "names only the narrated case"
+    doc, index = structured(_SKILLS_ZH + "\n## 申领条件\n\n表6　累计缴费要求\n\n| 取得证书日期 | 累计缴纳失业保险费 |\n|---|---|\n"
+                                         "| 2025年6月30日及以前 | 24个月 |\n| 2025年7月1日及以后 | 12个月 |\n", "skills.md")
+    question = "我老公是车工，中级工证书是2025年3月发的，现在还没申请技能提升补贴。他能领多少？失业保险需要交满多少个月？"
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert "1,200元" in picked, skipped
+
+
+_BREEDS_EN = ("# Pet Insurance Policy Wording\n\nEdition March 2025.\n\n## 7. Breed risk groups\n\n"
+              "**Table 5 — Premium loading by risk group and plan**\n\n| Risk group | Description | Essential | Classic | Premier |\n"
+              "|---|---|---|---|---|\n| A | Standard risk | 0% | 0% | 0% |\n| B | Elevated risk | 10% | 15% | 20% |\n"
+              "| C | High risk | 25% | 35% | 45% |\n\n**Table 6 — Breed risk groups**\n\n| Breed | Species | Risk group | Notes |\n"
+              "|---|---|---|---|\n| Beagle | Dog | A | — |\n| Golden Retriever | Dog | B | — |\n"
+              "| Siberian Husky | Dog | B | Group C for periods of insurance starting before 1 March 2025 |\n"
+              "| French Bulldog | Dog | C | — |\n\n## Appendix — Summary of changes\n\n"
+              "| Area | Before 1 March 2025 | From 1 March 2025 | Where to find it |\n|---|---|---|---|\n"
+              "| Fixed excess — dogs | Essential £150 | Essential £175 | Table 2 |\n"
+              "| Siberian Husky | Risk group C | Risk group B | Table 6 |\n")
+
+
+def test_a_breed_placed_by_a_bare_letter_is_in_the_row_that_letter_keys_under_the_same_header():
+    # "| Golden Retriever | Dog | B |" under "Risk group" is in Table 5's "| B | Elevated risk |" row; the summary's
+    # "| Siberian Husky | Risk group C | Risk group B | Table 6 |" keys no figure (its only digit is a reference), so
+    # the breed stays a member of Table 6's group
+    from aegis_tui.answer.pick import implied_names, placement
+
+    doc, index = structured(_BREEDS_EN, "pets.md")
+    question = "We've just taken out the Premier plan for our Golden Retriever. How much extra is added to the premium?"
+    assert "B Elevated risk" in implied_names(question, doc)[0]
+    assert placement(question, doc, "B Elevated risk")[0] == "Golden Retriever"
+    assert "B Elevated risk" in implied_names("My Siberian Husky is on the Classic plan. What loading applies?", doc)[0]
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert picked == {"20%"}, skipped
+
+
+def test_a_share_asked_in_hundredths_or_tenths_shortlists_the_ratios():
+    # "能报百分之几" asks a 比例 without the word: the ratio cells are shortlisted beside the deductibles
+    doc = Document.from_text("# 门诊慢特病\n\n## 起付标准和报销比例\n\n| 医疗机构等级 | 退休人员起付标准 | 退休人员报销比例 |\n|---|---|---|\n"
+                             "| 一级 | 200元 | 90% |\n| 二级 | 300元 | 85% |\n\n## 其他\n\n认定有效期为2年。申请复核期限为15日。\n",
+                             "ratio.md")
+    found = {c.value for c in enumerate_candidates(doc, "我岳父是退休职工，在二级医院看门诊，起付标准是多少、能报百分之几？",
+                                                   top_k=6, per_part=True)}
+    assert {"85%", "300元"} <= found, found
+
+
+def test_a_part_asking_only_whether_is_not_answered_by_a_figure_sharing_its_words():
+    # "Does the Council offer a loan for the match funding, and what interest rate would it charge?": a weighting whose
+    # label says "match funding in place" answers neither the loan asked of nor its rate
+    doc, index = structured("# Energy Grants\n\nThe Council runs the scheme. Applicants meet their share of the cost up front; "
+                            "interest on a grant repaid late is charged at the base rate.\n\n"
+                            "## Assessment\n\n| Criterion | What we look for | Weighting |\n|---|---|---|\n"
+                            "| Carbon savings | Tonnes saved per £1,000 of grant | 40% |\n"
+                            "| Deliverability | Realistic programme, approved installer, match funding in place | 25% |\n\n"
+                            "## Maximum grants\n\n| Business size | Maximum grant |\n|---|---|\n| Micro | £5,000 |\n"
+                            "| Small | £10,000 |\n",
+                            "grants.md")
+    question = ("I can't afford my share of the cost up front. Does the Council offer a loan for the match funding, and "
+                "what interest rate would it charge?")
+    picked, skipped = choose_noting_skips(question, doc, index.facts.values())
+    assert not picked, skipped

@@ -133,8 +133,10 @@ def _evidence_text(fv, doc: Document) -> str:
     lead = block.lead_in if block is not None and block.kind == "list_item" else ""
     table = " ".join(str(c.evidence) for c in fv.checks if c.rule == "table_binding" and c.evidence)
     # (the member the question named, where the document places it in the name the fact is of: "Tolworth Bridge" in
-    # Band 1's row of Appendix A)
-    placed = " ".join(c.evidence["member"] for c in fv.checks if c.rule == "membership" and c.passed and c.evidence)
+    # Band 1's row of Appendix A, and that place as the answer states it, a remark dating the placement with it: "Moves to
+    # Silver from 1 October 2025")
+    placed = " ".join(f"{c.evidence['member']} {c.evidence.get('where', '')}" for c in fv.checks
+                      if c.rule == "membership" and c.passed and c.evidence)
     f = fv.fact
     return f"{f.subject} {f.predicate} {f.source_text} {heads} {lead} {table} {placed}".lower().replace("-", " ")
 

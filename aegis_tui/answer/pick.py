@@ -9,12 +9,13 @@ the question in the shared prefix. Irrelevance is a decision, not a failure: a "
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
 from datetime import timedelta
 
-from ..text.dates import Dated, find_dates, period
+from ..text.dates import Dated, find_dates, period, undated
 from ..text.document import Document
 from ..text.entities import abbreviated, compounds, derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
@@ -69,6 +70,7 @@ from ..text.lexicon import (
     TWO_WORD_COMPOUND_EN,
     UNIT_MARKS,
     as_written,
+    is_cjk,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import (
@@ -101,6 +103,7 @@ from .prompts import fact_line, is_yes, pick_grammar, pick_prompt
 from .relevance import (
     asked_dimensions,
     asked_predicates,
+    asks_whether,
     candidate_key,
     document_candidates,
     given_matches,
@@ -163,6 +166,17 @@ PEER_RATIO = 0.8
 LISTING = 3
 # where a question's sentences end ("…for a fortnight. If I crack a filling…, what's the most you'll pay?")
 ASKING_SENTENCE = re.compile(r"(?<=[。？?！!；;])|(?<=\.)\s+")
+
+
+def _before_parts(question: str, parts: list[str]) -> list[str]:
+    """What a question says before each of its parts and after the one before it (the narration a part may ask of:
+    "My car got a boot on it." before "What does it cost to have it taken off")."""
+    out, end = [], 0
+    for part in parts:
+        at = question.find(part, end)
+        out.append(question[end:at] if at >= 0 else "")
+        end = at + len(part) if at >= 0 else end
+    return out
 
 
 def asking_sentences(question: str) -> list[tuple[str, bool]]:
@@ -422,7 +436,7 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
         # is no part of its last member, "以及苏州市")
         for name, members in out.items():
             if _PLACES_ZH.search(name):
-                members |= {y for x in members if not x.isascii() for y in _spoken_place(x)}
+                members |= {y for x in members if not _latin(x) for y in _spoken_place(x)}
         kept = _one_name_each({name: set(at) for name, at in former.items()})
         _MEMBERS[doc.sha256] = (_placed_by_rows(doc, _one_name_each(out)),
                                 {name: {m: at for m, at in former[name].items() if m in kept[name]} for name in former},
@@ -498,10 +512,15 @@ COLON_LIST_EN = re.compile(r":[ \t]+(?P<members>[^.:;\n]+?)[ \t]*(?:\.(?!\d)|$)"
 
 def _member_en(text: str) -> set[str]:
     """The things an English list item names, without what parentheses say and the words that close the list
-    ("hair salons and barber shops" is two); none that is no short name (five words at most)."""
+    ("hair salons and barber shops" is two); none that is no short name (five words at most, each part of one written
+    as a place and a site: "Lancaster – Heysham Power Station Support Office")."""
     x = re.sub(r"\s*\([^()]*\)", "", text).strip().rstrip(".").strip()
-    return {y for y in MEMBER_SEPARATORS_EN.split(re.sub(r"^(?:and|or)\s+", "", x))
-            if 2 <= len(y) and len(y.split()) <= 5 and not set(y) & set("()")}
+    # (… and the whole, where it is one name with an "and" in it, its words but the "and" five at most: "Council Tax and
+    # Business Rates system")
+    parts = MEMBER_SEPARATORS_EN.split(re.sub(r"^(?:and|or)\s+", "", x))
+    whole = [x] if len(parts) == 2 and "," not in x and len(x.split()) <= 6 else []
+    return {y for y in parts if 2 <= len(y) and all(len(part.split()) <= 5 for part in _IN_PARTS.split(y))
+            and not set(y) & set("()")} | {y for y in whole if not set(y) & set("()")}
 
 
 _PLACES_ZH = re.compile(r"(?:城市|地区|区域|市|县)$")  # a name whose members are places ("一类城市", "三类地区")
@@ -529,13 +548,25 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
     none listing things ("云溪县、松岩县、白沙县" groups members, it names no category); an English header opening with
     a series' member names that member too ("Tier 1 intervention rate" beside "Tier 1 maximum grant": Tier 1)."""
     def keys(t) -> list[str]:
-        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *t.row_headers()]
+        # (a row whose only digits point elsewhere keys nothing: "| Siberian Husky | Risk group C | Risk group B | Table 6
+        # |" in a summary of changes; "| Zone C | Not covered |" still keys its class)
+        rows = [t.row_header(r) for r in range(t.header_rows, len(t.rows))
+                if not ((cells := [c.text for c in t.rows[r] if c not in t.label_cells(r)])
+                        and any(ch.isdigit() for x in cells for ch in x)
+                        and not any(ch.isdigit() for x in cells for ch in _REFERENCE.sub("", x)))]
+        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows]
                  if h and not LISTING_CELL.match(h)]
         return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip()))
                                and m.group() != h.strip() and series_name(m.group(1))})
 
+    # (a cell pointing to another table or part, "Table 6", "附表2", holds no figure)
     return {t.index: keys(t) for t in doc.structure.tables
-            if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in c.text)}
+            if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in _REFERENCE.sub("", c.text))}
+
+
+# a reference to a part of the document ("Table 6", "Appendix D2", "Schedule 3", "附表2", "表5", "第三十五条")
+_REFERENCE = re.compile(r"\b(?:Tables?|Appendix|Annex|Schedule|Section|Part|Clause|Article|Paragraph)\s+[A-Z]?\d+(?:\.\d+)*"
+                        r"|附?表\s*\d+(?:[-—.]\d+)*|第[一二三四五六七八九十百零〇\d]+[条章节款]")
 
 
 _INCLUDING_EN = re.compile(r"(?:^|,\s*|\s)(?:including|such\s+as|namely)\s+", re.IGNORECASE)
@@ -546,16 +577,17 @@ def _cell_list(text: str) -> str:
     "龙潭镇、石门乡、…"), or what an English cell lists after "including" ("All UK locations outside London, including
     Manchester, Birmingham, … Aberdeen and Belfast"); '' when it lists nothing."""
     text = text.strip()
-    if LISTING_CELL.match(text):
+    # (what a member's parentheses say of it is no item: "…, Station Road (west of the railway bridge), Victoria Avenue")
+    if LISTING_CELL.match(text) or LISTING_CELL.match(re.sub(r"\s*[（(][^（）()]*[）)]", "", text)):
         return text
-    m = _INCLUDING_EN.search(text) if text.isascii() else None
+    m = _INCLUDING_EN.search(text) if _latin(text) else None
     return tail if m and LISTING_CELL.match(tail := text[m.end():].strip().rstrip(".")) else ""
 
 
 def _items(text: str) -> set[str]:
     """The things a table cell lists ("Riverside Park; Alder Beach Park; …", "龙潭镇、石门乡、…")."""
     return {y for x in LISTING_SEPARATORS.split(text.strip().rstrip("。.;；"))
-            for y in (_member_en(x) if x.isascii() else {_member_zh(x)}) if len(y) >= 2}
+            for y in (_member_en(x) if _latin(x) else {_member_zh(x)}) if len(y) >= 2}
 
 
 def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[str, dict[str, int]] | None = None,
@@ -728,9 +760,10 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         _CODES_CELL.fullmatch(c.text.strip()) or c.col in numbering and c.text.strip().isdigit()
         or c.col in label_cols and id(c) not in naming and not c.text.strip().isdigit()
         for r in body for c in table.rows[r] if id(c) not in naming and any(ch.isdigit() for ch in c.text))
-    # (a row labelled by a code and a name, "| LZM020 | 慢性阻塞性肺疾病 |", is labelled by its name)
-    labelled = {r: [c for c in cells if not any(ch.isdigit() for ch in c.text)] + [c for c in cells if any(
-        ch.isdigit() for ch in c.text)] for r in body if (cells := table.label_cells(r))}
+    # (a row labelled by a code and a name, "| LZM020 | 慢性阻塞性肺疾病 |", is labelled by its name, which may hold a code
+    # of its own, "| D066 | Swansea – SA1 Waterfront Office | Office |")
+    labelled = {r: [c for c in cells if _name_like(c.text)] + [c for c in cells if not _name_like(c.text)]
+                for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
     for r, cells in labelled.items():
         # (a cell under a header saying its cells are categories names the row's first: "| 澜州市第三人民医院 | 南浦区 | … |
@@ -753,20 +786,18 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
         own = [c for c in cells if id(c) not in naming and c.col < first and c.col not in numbering
                and not any(ch.isdigit() for ch in c.text)][:1] if id(cells[0]) in naming else []
         label = own[0] if own else cells[0]
-        if named and not figureless and id(label) not in naming and not any(ch.isdigit() for ch in label.text) \
+        if named and not figureless and id(label) not in naming and _name_like(label.text) \
                 and not (any(_series_kin(label.text.strip(), x) for x in labels if x != label.text.strip())
-                         and any(find_quantities(c.text) for c in table.rows[r] if c not in cells)):
+                         and any(find_quantities(undated(c.text)) for c in table.rows[r] if c not in cells)):
             # (in a table of figures too, a row whose cell names a category is labelled by a member of it: "| Abbey Walk
             # multi-storey | Rivenhall | Band B | No maximum |" beside "| Market Square | … | Band A | 4 hours |"; not
             # rows labelled by categories of their own, "| 一类接待对象 | 550元/人 | B档 |" beside "| 二类接待对象 | …": the
-            # cell names what goes with that category, no membership; names numbered alike in a row of no figures are
+            # cell names what goes with that category, no membership; names numbered alike in a row of no figures (a
+            # remark's date is none, "自2025年3月1日起按三级结算") are
             # members, "| 澜州市第三人民医院 | 江北区 | 江北区…路8号 | 二级 |" beside "| 澜州市第一人民医院 | … | 三级 |", as
             # are names sharing a word, "| Millbrook Academy | 11–18 academy | Core Partner |" beside "Eastgate Academy")
             placed = {x for c in own for x in _items(c.text)} or set(_items(label.text))
-            for c in heads:
-                out.setdefault(naming[id(c)], set()).update(placed)
-            _place_former(former, placed, (naming[id(then)], then.start) if then is not None else None,
-                          lambda row=table.rows[r], now=now: _moved_from(row, naming, now, keys, table))
+            _place_row(out, former, placed, heads, then, table.rows[r], naming, now, keys, table)
             continue
         if figureless and named and any(c.col in sorting for c in named):
             # (the other cells name its members, however few: "| 临川区 | 云岭街道、青桐镇 | 二类区域 |"; a label another
@@ -779,10 +810,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             first = min(c.col for c in named)
             placed = {x for c in table.rows[r] if c.col < first and c is not parent and c.col not in numbering
                       for x in _items(c.text)}
-            for c in heads:
-                out.setdefault(naming[id(c)], set()).update(placed)
-            _place_former(former, placed, (naming[id(then)], then.start) if then is not None else None,
-                          lambda row=table.rows[r], now=now: _moved_from(row, naming, now, keys, table))
+            _place_row(out, former, placed, heads, then, table.rows[r], naming, now, keys, table)
             continue
         lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
@@ -805,11 +833,23 @@ def _classes_column(header: str, name: str) -> bool:
     return bool(CATEGORY_HEADER_ZH.search(header) or _CLASS_NAME_EN.fullmatch(name))
 
 
+def _name_like(text: str) -> bool:
+    """Whether a label cell reads as a name: no digit in it, or words with a code among them and no quantity ("Swansea –
+    SA1 Waterfront Office", not "D066" nor "Up to 15 nights")."""
+    return not any(ch.isdigit() for ch in text) or len(re.findall(r"[A-Za-z]{3,}", text)) >= 2 \
+        and not find_quantities(text)
+
+
 def _member_named(table, cell, keys) -> str:
     """The member of a numbered series a bare number names under a header naming the series ("| Job title | Function |
     Grade |" over "| Project Engineer | Engineering | 4 |": Grade 4), where a header of the tables of figures numbers it
-    ("Grades 4 and 5"); '' otherwise."""
+    ("Grades 4 and 5"); or the row a bare letter names under a header a table of figures' rows are keyed under ("| Breed
+    | Risk group |" over "| Golden Retriever | B |", where "| Risk group | Description |" keys "| B | Elevated risk |":
+    "B Elevated risk"); '' otherwise."""
     header = table.column_header(cell.col).strip()
+    if re.fullmatch(r"[A-Z]", letter := cell.text.strip()) and header in keys:
+        rows = {k for k in keys if k.startswith(f"{letter} ") and k[2:3].isalpha()}
+        return rows.pop() if len(rows) == 1 else ""
     if not cell.text.strip().isdigit() or not (series := series_name(header)) or " " in header:
         return ""
     n = int(cell.text.strip())
@@ -836,32 +876,80 @@ def _category_named(text: str, keys, header: str = "") -> str:
         return min(short, key=len)
     name = re.split(r"\s+[—–-]\s+", re.sub(r"\s*[（(][^（）()]*[）)]", "", text))[0].strip()
     # (… or before the year it adds without a dash: "Band B" for "Band B 2025/26")
-    return name if len(name) >= 2 and any(
+    # (not a place before a site's name, "Aberdeen" of the cell "Aberdeen – Dyce Energy Office" beside another table's
+    # row "Aberdeen – Altens Pipeline Yard Zone B Zone C"; a class of a series may stand there, "Zone 3 (Outer Harbour) —
+    # Zone 2 until 31 March 2025")
+    site = _latin(name) and re.search(r"\s[—–-]\s+[A-Z]", text) and not _CLASS_NAME_EN.fullmatch(name)
+    return name if len(name) >= 2 and not site and any(
         k == name and name != text or re.match(rf"{re.escape(name)}(?:\s+[—–-]\s+|\s+(?=(?:19|20)\d\d\b))", k)
         for k in keys) else ""
 
 
 # a cell telling the class a member was in before it moved ("2025年7月1日起由三类区域调整为二类区域", "Rezoned from 1 April
 # 2025 (was Priority Zone 2)", "moved from Zone B to Zone A"): the former class's words
-_MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变更|改|划|升|降)(?:为|至|入)"
+_MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变更|改|划|升|降)(?:为|至|入)|原(?:为|属|是)(?P<zh2>[^，,；;。]{2,12}?)(?=[，,；;。]|$)"
                          r"|\b(?i:was|previously(?:\s+in)?|formerly(?:\s+in)?|moved\s+from|(?:re-?)?(?:zoned|tiered|banded)\s+from)"
                          r"\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)"
                          r"(?=\s+(?:to|until|before|on|in|from|since|after)\b|\s*[),;.]|\s*$)")
 
 
+# … or the class it moves to from a day ("Moves to Gold from 1 October 2025", "Moved to Gold from 1 January 2025",
+# "自2025年10月1日起调整为二类区域", "自2025年3月1日起按三级结算"): the words of that class
+_MOVED_TO = re.compile(r"(?:(?:调整|调|变更|改|划|升|降)(?:为|至|入)|起按)(?P<zh>[^，,；;。（(由按]{2,12}?)(?=结算|执行|计算|管理|[，,；;。（(]|$)"
+                       r"|\b(?i:moves?|moved|moving|(?:re-?)?(?:zoned|tiered|banded|graded|classified)|upgraded|downgraded"
+                       r"|transferred)\s+to\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)"
+                       r"(?=\s+(?:from|on|with\s+effect|as\s+of|since)\b)")
+
+
+def _moved_to(text: str, keys, header: str) -> str:
+    """The class a remark says its row's member moves to ("Moves to Gold from 1 October 2025": Gold); '' if none."""
+    m = _MOVED_TO.search(text)
+    return _category_named((m.group("zh") or m.group("en")).strip(), keys, header) if m else ""
+
+
 def _moved_from(row, naming: dict[int, str], now: list, keys, table) -> tuple[str, int] | None:
     """The class a row's remark says its member was in before the current one ("由三类区域调整为二类区域"), of the
     current class's kind, and where the remark stands; None where no cell says one."""
+    found = _remarked(_MOVED_FROM, row, naming, now, keys, table)
+    return found[:2] if found is not None else None
+
+
+def _remarked(pattern: re.Pattern, row, naming: dict[int, str], now: list, keys, table) -> tuple[str, int, int] | None:
+    """The class a row's remark names by pattern, of the kind of the class a column names (ending alike, or placed
+    by that column in another row: "Gold" beside "Silver") and another than that one, where the remark stands, and that
+    column; None where no cell names one."""
     current = {naming[id(c)] for c in now}
     for cell in row:
-        if id(cell) in naming or not (m := _MOVED_FROM.search(cell.text)):
+        if id(cell) in naming or not (m := pattern.search(cell.text)):
             continue
-        said = (m.group("zh") or m.group("en")).strip()
+        said = next(g for g in m.groups() if g).strip()
         for c in now:
-            name = _category_named(said, keys, table.column_header(c.col)) or (said if said in keys else "")
-            if name and name not in current and any(_kin(name, x) for x in current):
-                return name, cell.start
+            # (a Chinese class said with its 类, "原为紧缺类", as the column says it without: "紧缺")
+            name = next((n for x in (said, re.sub(r"(?<=..)类$", "", said)) if (
+                n := _category_named(x, keys, table.column_header(c.col)) or (x if x in keys else ""))), "")
+            if name and name not in current and (_kin(name, naming[id(c)]) or any(
+                    naming.get(id(x)) == name for other in table.rows for x in other if x.col == c.col)):
+                return name, cell.start, c.col
     return None
+
+
+def _place_row(out: dict[str, set[str]], former, placed: set[str], heads: list, then, row, naming: dict[int, str],
+               now: list, keys, table) -> None:
+    """Place a row's members in the classes its cells name (heads), and record their former class: the former
+    column's (then), else the one a remark says they moved from. A remark saying they move to another class of that
+    kind from a day ("| SYS-07 | … | Silver | Moves to Gold from 1 October 2025 |") places them there, the class the
+    column names being the former one until that day, as the remark's day says."""
+    names = [naming[id(c)] for c in heads]
+    was = (naming[id(then)], then.start) if then is not None else None
+    if was is None and (to := _remarked(_MOVED_TO, row, naming, now, keys, table)) is not None \
+            and (i := next((i for i, c in enumerate(heads) if c.col == to[2]), None)) is not None:
+        # (the class of the column the remark's class is of: "| Silver | Band 2 | Moves to Band 1 from … |" moves the
+        # Band)
+        was = names[i], to[1]
+        names[i] = to[0]
+    for name in names:
+        out.setdefault(name, set()).update(placed)
+    _place_former(former, placed, was, lambda: _moved_from(row, naming, now, keys, table))
 
 
 def _place_former(former: dict[str, dict[str, int]] | None, placed, then: tuple[str, int] | None, moved) -> None:
@@ -1101,9 +1189,9 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
         bounds = dated(doc, at)
         found = doc.structure.cell_at(at)
         # (a remark of its row dating the move, "2025年7月1日起由三类区域调整为二类区域", "| 三类 | 二类 | 第二批调整（2025年8月1日
-        # 起由三类调整为二类） |": the former class held until the day before)
+        # 起由三类调整为二类） |", "Moves to Gold from 1 October 2025": the former class held until the day before)
         for cell in found[0].rows[found[1].row] if found is not None else ():
-            if _MOVED_FROM.search(cell.text) and (moved := period(cell.text)) is not None:
+            if (_MOVED_FROM.search(cell.text) or _MOVED_TO.search(cell.text)) and (moved := period(cell.text)) is not None:
                 # ("was Zone 3 until 31 March 2025": the former class held until that day)
                 bounds = (None, moved[0] - timedelta(days=1) if moved[0] is not None else moved[1])
                 break
@@ -1122,8 +1210,13 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
     moved = {(name, m) for name, members in then.items() for m, at in members.items() if held_then(at)}
     if not moved:
         return defined
-    gone = {m for _, m in moved} if not both else set()
-    out = {name: members - gone for name, members in defined.items()}
+    # (out of the current classes of the former one's kind only: "| Silver | Band 2 | Moves to Band 1 from … |" keeps
+    # Silver in May)
+    out = {name: set(members) for name, members in defined.items()}
+    for name, m in moved if not both else ():
+        for other, members in out.items():
+            if other != name and m in members and (_kin(other, name) or _one_column(doc, other, name)):
+                members.discard(m)
     for name, m in moved:
         out.setdefault(name, set()).add(m)
     return out
@@ -1142,10 +1235,11 @@ def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[st
     if not _both_sides(doc, question):
         return set(), set()
     defined = defined_by_members(doc)
+    everyone = _everyone(defined) | _everyone(formerly_by_members(doc))
     was, now = set(), set()
     for name, members in formerly_by_members(doc).items():
         for m in members:
-            if _spans(question, m):
+            if _spans(question, m, everyone):
                 current = {n for n, ms in defined.items() if m in ms}
                 if current and name not in current:
                     was.add(name)
@@ -1153,18 +1247,32 @@ def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[st
     return was, now
 
 
+def _latin(text: str) -> bool:
+    """Whether a name is written in Latin letters: no Chinese character in it, whatever its dashes and quotes
+    ("Edinburgh – Quartermile Office", "King's Cross")."""
+    return not any(is_cjk(ch) for ch in text)
+
+
+def _everyone(defined) -> set[str]:
+    """Every member of every name a classification defines (the others a member named in parts is told from)."""
+    return {m for members in defined.values() for m in members}
+
+
 def _tells(doc: Document, defined: dict[str, set[str]], name: str, member: str) -> bool:
     """Whether a member tells its name apart: no other name of its kind places it too (a district whose towns are in
     different classes, "望海区"; a header word caught as a member of each Zone), a group within the name or holding it
     aside (省会城市 within 二类城市; never one of its series, 一类 beside 三类)."""
+    # (two names holding the same members are no group one within the other: "Ashcombe Bursary" and "Care Leaver and
+    # Estranged Student Bursary" each listing the awards it combines with)
     return not any(member in held and (_kin(other, name) or _one_column(doc, other, name))
-                   and (_series_kin(other, name) or not _within(held, defined[name]) and not _within(defined[name], held))
+                   and (_series_kin(other, name) or held == defined[name]
+                        or not _within(held, defined[name]) and not _within(defined[name], held))
                    for other, held in defined.items() if other != name)
 
 
 def _named_whole(question: str, members: set[str]) -> set[str]:
     """The members a question names other than inside a longer one it names ("Little Marden", not its "Marden")."""
-    spans = {m: found for m in members if (found := _spans(question, m))}
+    spans = {m: found for m in members if (found := _spans(question, m, members))}
     return {m for m, found in spans.items()
             if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
                        for x, y in found)}
@@ -1181,8 +1289,10 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     # different classes, "望海区" beside its "盐田镇"; a header word caught as a member of each — unless the question's
     # days either side of a change place it in both, its former class and its current one)
     either = _both_sides(doc, question)
+    everyone = _everyone(defined)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
-             for member in members if (found := _spans(question, member)) and (either or _tells(doc, defined, name, member))}
+             for member in members if (found := _spans(question, member, everyone))
+             and (either or _tells(doc, defined, name, member))}
     whole = _named_whole(question, {member for _, member in spans})
     for name, member in spans:
         if member in whole:
@@ -1292,10 +1402,12 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
     either = _both_sides(doc, question)
     # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
     # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
-    asked = [m for m in defined.get(name, set()) if _spans(question, m) and (either or _tells(doc, defined, name, m))]
+    everyone = _everyone(defined)
+    asked = [m for m in defined.get(name, set()) if _spans(question, m, everyone)
+             and (either or _tells(doc, defined, name, m))]
     if not asked:
         return None
-    member = max(asked, key=lambda m: (len(m), max(_spans(question, m))))
+    member = max(asked, key=lambda m: (len(m), max(_spans(question, m, everyone))))
     then = formerly_by_members(doc).get(name, {})
     if member in then and member not in defined_by_members(doc).get(name, set()):
         found = doc.structure.cell_at(then[member])
@@ -1314,7 +1426,8 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
                     if not _names(c.text, member) and not FORMER_HEADER.search(header) \
                             and not _FORMER_MARK.match(header) and not earlier_column(table, c.col) \
                             and not superseded(doc, c.start, 0) \
-                            and (_category_named(c.text, keys, header) == name or c.text.strip() == name):
+                            and (_category_named(c.text, keys, header) == name or c.text.strip() == name
+                                 or _member_named(table, c, keys) == name or _moved_to(c.text, keys, header) == name):
                         return member, c.start, len(c.text)
     for sentence in doc.sentences:
         if _names(sentence.text, member) and _names(sentence.text, name):
@@ -1340,14 +1453,15 @@ def other_members(question: str, doc: Document, key: str, implied: set[str]) -> 
         return []
     table, cell = found
     members = members_asked(question, doc)
+    everyone = _everyone(members)
     for label in table.label_cells(cell.row):
         items = [re.sub(r"[（(][^（）()]*[）)]", "", x).strip()
                  for x in re.split(r"以及|[、，,；;]|\s+and\s+", label.text)]
         items = [x for x in items if x]
         for name in implied:
             own = members.get(name, set())
-            if items and all(x in own for x in items) and not any(_spans(question, x) for x in items) \
-                    and any(_spans(question, m) for m in own):
+            if items and all(x in own for x in items) and not any(_spans(question, x, everyone) for x in items) \
+                    and any(_spans(question, m, everyone) for m in own):
                 return items
     return []
 
@@ -1416,12 +1530,15 @@ def _word_named(question: str, header: str, others: list[str]) -> bool:
 APART = 3  # the most characters between the two parts of a Chinese member a question names apart
 
 
-def _spans(text: str, member: str) -> list[tuple[int, int]]:
+def _spans(text: str, member: str, among: set[str] = frozenset()) -> list[tuple[int, int]]:
     """Where a text names a member: each whole occurrence; else, Chinese, its two parts in order at most APART
-    characters apart ("子公司担任副总经理" for 子公司副总经理), each two characters or more."""
-    if member.isascii():
-        return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text,
-                                              re.IGNORECASE)]
+    characters apart ("子公司担任副总经理" for 子公司副总经理), each two characters or more; else, English, a member
+    written in parts ("Edinburgh – Quartermile Office") by its own words apart, as _by_parts reads them among the
+    other members."""
+    if _latin(member):
+        found = [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text,
+                                               re.IGNORECASE)]
+        return found or _by_parts(text, member, among)
     found = [(i, i + len(member)) for i in range(len(text)) if text.startswith(member, i)]
     for cut in range(2, len(member) - 1) if not found and len(member) >= 5 else ():
         head, tail = member[:cut], member[cut:]
@@ -1430,9 +1547,75 @@ def _spans(text: str, member: str) -> list[tuple[int, int]]:
     return found
 
 
+_IN_PARTS = re.compile(r"\s[–—-]\s|,\s")  # (a member written as a place and a site: "Aberdeen – Dyce Energy Office")
+_PROPER_WORD = re.compile(r"(?<![\w'’-])[A-Z][\w'’]+")
+
+
+PART_WORD_SHARED = 2  # the most members a word of a member named in parts may be in and still tell it apart
+
+
+@functools.lru_cache(maxsize=64)
+def _whole_spans(text: str, among: frozenset[str]) -> tuple[tuple[int, int, str], ...]:
+    """Where a text names Latin members whole, with each member."""
+    return tuple((*m.span(), member) for member in among if _latin(member) and member.lower() in text.lower()
+                 for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text, re.IGNORECASE))
+
+
+@functools.lru_cache(maxsize=4096)
+def _proper_words(member: str) -> frozenset[str]:
+    """A Latin member's capitalised words, not its function words ("Aberdeen – Dyce Energy Office")."""
+    return frozenset(w for w in _PROPER_WORD.findall(member) if w.lower() not in STOP_EN) if _latin(member) \
+        else frozenset()
+
+
+@functools.lru_cache(maxsize=16)
+def _word_counts(among: frozenset[str]) -> Counter:
+    """How many members hold each capitalised word."""
+    return Counter(w for m in among for w in _proper_words(m))
+
+
+def _by_parts(text: str, member: str, among: set[str]) -> list[tuple[int, int]]:
+    """Where an English member written in parts ("Edinburgh – Quartermile Office", "Aberdeen – Dyce Energy Office") is
+    named by its own capitalised words apart, in one sentence ("our Edinburgh office at Quartermile", "the Dyce office"
+    in Aberdeen, "Canary Wharf"): two of them or more that no other member among the others holds all of, one of them
+    its own (not "Site" and "Park" of "Sunderland – Nissan Supplier Park Site", said of a Site Manager at a Science
+    Park); one span over them, else none."""
+    if not _IN_PARTS.search(member):
+        return []
+    # (not a word of another member the text names whole: "Site" of "Site Manager")
+    taken = _whole_spans(text, frozenset(among))
+    spans = {w: [(a, b) for m in re.finditer(rf"(?<![\w'’-]){re.escape(w)}(?![\w'’-])", text) for a, b in [m.span()]
+                 if not any(x <= a and b <= y for x, y, other in taken if other != member)]
+             for w in _proper_words(member)}
+    said = {w for w, at in spans.items() if at}
+    if len(said) < 2:
+        return []
+    # (of its words, those few others hold: "Office" and "Park" tell no site apart, "Lancaster" and an Office said of
+    # another site name none)
+    counts = _word_counts(frozenset(among))
+    said = {w for w in said if counts[w] <= PART_WORD_SHARED}
+    if len(said) < 2 or any(other != member and said <= _proper_words(other) for other in among):
+        return []
+    at = [span for w in said for span in spans[w]]
+    start, end = min(a for a, _ in at), max(b for _, b in at)
+    return [(start, end)] if not re.search(r"[.?!;](?:\s|$)", text[start:end]) else []
+
+
 def _names(text: str, name: str) -> bool:
-    """Whether a text names a name: a Chinese one anywhere in it, an English one as whole words."""
-    if not name.isascii():
+    """Whether a text names a name: a Chinese one anywhere in it, an English one as whole words; a Chinese name closing
+    on what parentheses say, as a label writes it without them ("紧缺职业" for the column "紧缺职业（工种）")."""
+    if _names_whole(text, name):
+        return True
+    bare = _CLOSING_ASIDE.sub("", name)
+    return bare != name and len(bare) >= 2 and not _latin(bare) and _names_whole(text, bare)
+
+
+_CLOSING_ASIDE = re.compile(r"\s*[（(][^（）()]*[）)]\s*$")
+
+
+def _names_whole(text: str, name: str) -> bool:
+    """_names, of the name as written."""
+    if not _latin(name):
         return name in text
     # (a Chinese character beside it is no letter of its word: "刚考过了PMP，")
     if re.search(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text, re.IGNORECASE) is not None:
@@ -1450,7 +1633,7 @@ def _kin(a: str, b: str) -> bool:
     """Whether two names a document defines by members are of one kind: a Chinese pair ending alike (一类区域,
     二类区域; A级, C级), an English pair sharing a first or last word (Band A, Band B; High-Cost locations, Standard
     locations)."""
-    if not (a.isascii() and b.isascii()):
+    if not (_latin(a) and _latin(b)):
         # (or, of names of one length, all but the first character: "A级", "C级")
         return a[-2:] == b[-2:] or len(a) == len(b) > 1 and a[1:] == b[1:]
     x, y = a.lower().split(), b.lower().split()
@@ -1592,9 +1775,13 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
         # intervention rate" and "Tier 3 maximum grant") names, by a word another column's header holds and the cell's
         # own does not, that column's: the rate cell is no maximum grant (a caption naming some columns only, "Roof
         # payment schedule" beside "… or other flat roof", names the whole table)
+        # (… not by the topic a caption names before its colon, the whole table's: "Temporary accommodation: nightly cap
+        # by Cost Zone" over "Nightly cap" and "Daily subsistence while in temporary accommodation")
         table, cell = found
         mine = _stemmed(f"{table.column_header(cell.col)} {f.fact.predicate}")
-        theirs = {t for c in value_columns(table) if c != cell.col for t in _stemmed(table.column_header(c))} - mine
+        topic, colon, rest = caption.partition(":") if ":" in caption else caption.partition("：")
+        theirs = {t for c in value_columns(table) if c != cell.col for t in _stemmed(table.column_header(c))} - mine \
+            - (_stemmed(topic) if colon and rest.strip() else set())
         for t in theirs & what.keys():
             if what[t] < 1.0:
                 del what[t]
@@ -2309,8 +2496,15 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
     asking = question_parts(question)
-    worded = [(words, asked_dimensions(part)) for part in asking
-              if (words := {alias.get(t, t) for t in _stemmed(part)} & asked)]
+    # (a part asking by no word of its own asks of the narration before it: "My car got a boot on it. What does it cost
+    # to have it taken off, and …?")
+    worded = [(words, asked_dimensions(part)) for part, before in zip(asking, _before_parts(question, asking))
+              if (words := {alias.get(t, t) for t in _stemmed(part)} & asked
+                  or {alias.get(t, t) for t in _stemmed(before)} & asked)]
+    # (a part asking only whether, "Does the Council offer a loan for the match funding", beside one asking how much,
+    # is no part a fact answers on its own: the figures answer the other)
+    whether = [words for part in asking if asks_whether(part)
+               and (words := {alias.get(t, t) for t in _stemmed(part)} & asked)]
     # a part asking nothing but the end ("…and what's the most it can add up to?") is answered, while no chosen fact
     # gives that end, by a label naming it ("Maximum fine per item") as a part asking a word is by a label naming it
     end_only = end in weight and len(asking) > 1 and any(
@@ -2338,6 +2532,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     def _end_part(k: str) -> bool:
         """Whether fact k's label names the end asked, which a part asks alone and no chosen fact gives yet."""
         return end_only and match[k].get(end) == 1.0 and covered[end] < SECTION_WEIGHT
+
+    def _kind_unanswered(k: str) -> bool:
+        """Whether fact k gives the kind of value a part asks ("how many nights of temporary accommodation", a time)
+        and no chosen fact gives, naming fully a word that part asks of its own: a caption's words a chosen fact of
+        another kind shares (the nightly cap's "Temporary accommodation") leave that part unanswered."""
+        kind = dimension_of(by_key[k].fact.object_value)
+        given = {dimension_of(by_key[c].fact.object_value) for c in chosen}
+        return bool(own_words) and any(kind in dims and not dims & given
+                                       and any(w == 1.0 and t in part for t, w in says[k] if len(t) > 1)
+                                       for part, (_, dims) in zip(apart, worded))
 
     def _beside(k: str) -> bool:
         """Whether fact k stands in the sentence of a chosen fact and names fully a word of a part no chosen fact
@@ -2391,7 +2595,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             # names so is another part of the question ("…起付线是多少？统筹能报多大比例？"); one that adds only its
             # subject's or clause's words answers something else
             gains = {k: g for k, g in gains.items()
-                     if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k]) or _end_part(k)}
+                     if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k]) or _end_part(k)
+                     or _kind_unanswered(k)}
             if any(about[k] for k in chosen):
                 # the first facts are about someone the question names: so must the later ones be, or about an
                 # entity a chosen fact is about, unless they answer a part of the question no chosen fact touches
@@ -2399,7 +2604,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 # with each level's 报销比例; "the mileage rate, and how soon must reports be submitted?")
                 subjects = {by_key[k].fact.subject for k in chosen}
                 # (a thing the question lists, "起付线和报销比例分别是多少", is a part of its own)
-                open_ = {t for part in parts + listed if all(covered[t] == 0 for t in part) for t in part}
+                # (a single Chinese character a chosen fact's label holds, 月 of "6月30日", touches no part)
+                open_ = {t for part in parts + listed if all(covered[t] == 0 for t in part if len(t) > 1) for t in part}
                 gains = {k: g for k, g in gains.items() if about[k] or any(t in open_ for t, _ in says[k])
                          or any(same_entity(by_key[k].fact.subject, s) for s in subjects)}
                 # of the facts saying the same thing, those about whom a chosen fact is about answer for them; one
@@ -2480,7 +2686,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 or bool(about[k] & asking_words) and (dims is None or dimension_of(by_key[k].fact.object_value) in dims) \
                 or end in weight and match[k].get(end, 0.0) >= SECTION_WEIGHT
 
-        if any(_says_asked(k) for k in named):
+        # (… unless a sentence asks by no word of its own, "他能领多少？": it asks of what the narration before it says)
+        bare = any(not {t for w in _stemmed(x) if len(t := alias.get(w, w)) > 1 and t in asked}
+                   for x, asks in asking_sentences(question) if asks)
+        if not bare and any(_says_asked(k) for k in named):
             narrated_only = {k for k in chosen if not _says_asked(k)}
             chosen = [k for k in chosen if k not in narrated_only]
     floor = MIN_COVER if all(t.isascii() for t in asked) else MIN_COVER_ZH
@@ -2499,7 +2708,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         return max(part(1.0), part(NARRATED_WEIGHT))
 
     scant: list[str] = []
-    if share(asked) < floor and not (len(parts) > 1 and any(share(part) >= floor for part in parts)):
+    if share(asked) < floor and not (len(parts) > 1 and any(share(part) >= floor for part in parts
+                                                             if part not in whether or len(whether) == len(parts))):
         # what the question asks most of (its rarest words) is in no fact: the facts share only its scope; a
         # question asking two things may be answered in one of them ("…起付线是多少？统筹能报多大比例？")
         scant, chosen = chosen, []

@@ -389,7 +389,7 @@ def _placed(report, doc: Document, question: str) -> None:
     """Add to each verified fact of a name the question implies through a member ("Tolworth Bridge" → Band 1) a
     passed "membership" check: the member, the name, where the document places it (its cell or sentence, verbatim
     at its offset) and that place's table or section, for the answer to state the binding it rests on."""
-    from ..text.dates import period
+    from ..text.dates import find_dates, period
     from .structural import title_of
 
     implied, _ = implied_names(question, doc)
@@ -410,6 +410,10 @@ def _placed(report, doc: Document, question: str) -> None:
                 or header
         path = doc.structure.heading_path(offset)
         where = " ".join((where or (title_of(path[-1]) if path else "")).split())
+        if cell is not None and find_dates(quote) and quote.strip().casefold() not in name.casefold() and where:
+            # (a remark placing it, not a cell naming the class: its words say from when, "Moves to Gold from 1 October
+            # 2025")
+            where += f"；“{quote.strip()}”" if doc.language == "zh" else f"; \"{quote.strip()}\""
         at = doc.position(offset)
         check = CheckResult("membership", True, f"{member} is in {name}", {
             "member": member, "name": name, "where": where, "offset": offset, "length": length, "line": at.line,

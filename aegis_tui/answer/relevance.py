@@ -508,6 +508,11 @@ def document_candidates(doc: Document) -> list[Candidate]:
 
 
 _PARTS = re.compile(r"[？?；;。!！]|[，,]\s*(?:and|or|以及|并且|还有|另外)?|\s+and\s+(?=how|what|when|which|who|where|is|are|do|does)", re.I)
+# an English sentence ending in a full stop ("I'm a Site Manager … from October 2025. How many nights …"), not an
+# abbreviation's ("St. Albans", "approx. April", "e.g. Cardiff")
+_FULL_STOP = re.compile(r"(?<=[A-Za-z0-9)])\.\s+(?=[A-Z])")
+_ABBREVIATION = re.compile(r"\b(?:St|Mr|Ms|Mrs|Dr|No|Nr|Jr|Sr|Co|Ltd|Inc|[A-Z]|(?i:approx|etc|incl|excl|esp|dept|tel|ref|vs))$"
+                           r"|[a-z]\.[a-z]$")
 
 
 _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
@@ -544,7 +549,7 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
             # counted over a period: "一年最多能报多少钱")
             dims = dims | {"rate"}
         before = dims
-        if not dims and _YES_NO.search(part) and not _WH.search(part):
+        if not dims and asks_whether(part):
             # a part asking only whether ("Is there any dental subsidy, and how much …?", "公司会给我们交公积金吗？")
             # asks no quantity: another part says which
             whether = part + "，"
@@ -554,6 +559,12 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
             return None
         out |= dims
     return frozenset(out) if out else None
+
+
+def asks_whether(part: str) -> bool:
+    """Whether a part of a question asks only whether ("Does the Council offer a loan for the match funding",
+    "有没有补贴"), no quantity: the part after it says how much of what."""
+    return bool(_YES_NO.search(part)) and not _WH.search(part)
 
 
 # what makes a part ask whether, and what makes it ask what, how much, when …
@@ -567,7 +578,10 @@ def question_parts(question: str) -> list[str]:
     """The parts of a question that each ask for something (split at question marks, commas, 'and how …');
     a part with no question word names a scope ("在三级医院住院，…") and is left out, unless no part has one; so
     is an English clause of when or if ("When the lease renews, what's …"; not "When must I …")."""
-    parts = [p for p in (x.strip() for x in _PARTS.split(question)) if len(p) > 1]
+    # (a sentence ending in a full stop is a part of its own: it narrates its case apart from what the next asks)
+    cut = [m.start() + 1 for m in _FULL_STOP.finditer(question) if not _ABBREVIATION.search(question[:m.start()])]
+    sentences = [question[a:b] for a, b in zip([0, *cut], [*cut, len(question)])]
+    parts = [p for s in sentences for p in (x.strip() for x in _PARTS.split(s)) if len(p) > 1]
     asking = [p for p in parts if QUESTION_WORDS.search(p) and not _SCOPE_CLAUSE_EN.match(p)]
     return asking or parts
 

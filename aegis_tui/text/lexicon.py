@@ -197,9 +197,10 @@ _WHAT_IS = (r"\bwhat(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+(?:the\s+|your\s+|
 _NOT_A_SHARE = r"(?!\s+(?:rate|ratio|percentage|period|limit|cap))"
 _DAY_ASKED_ZH = re.compile(r"哪一?天|几月几[日号]|什么日期|几号")
 ASKED_DIMENSIONS = (
-    ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时)|多长时间|多久|"
+    ("time", re.compile(r"多少(?:个)?(?:天|日|工作日|月|周|星期|年|小时|晚)|几(?:个)?(?:天|日|工作日|月|周|星期|年|小时|晚)|多长时间|多久|"
                         # (a word or two may say which days: "how many paid days", "how many annual leave days")
-                        r"\bhow\s+(?:long|soon|many\s+(?:[a-z-]+\s+){0,2}?(?:days|weeks|months|years|hours))\b",
+                        # (a night is a day's stay, as quantities read "60 nights")
+                        r"\bhow\s+(?:long|soon|many\s+(?:[a-z-]+\s+){0,2}?(?:days|weeks|months|years|hours|nights))\b",
                         re.IGNORECASE)),
     # "合同金额的多少", "how much of the premium": a share of something; "报销比例是多少" when it asks that alone
     # (not "起付线和报销比例是多少"); "按住宿标准的百分之多少", "按标准的多少算": a share of what it is counted by
@@ -269,7 +270,12 @@ ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)
                            r"should|shall|may|might|must|has|have|had|i|we|you|they|he|she|it|my|our|your|their|his|"
                            r"her|the|a|an|this|that|money|cash|in|more|extra|back|per|each|every|for|to|at|on|if|"
                            r"when|altogether|total|overall|maximum|max|at\s+most|gets?|got|go|goes|comes?|costs?|pays?|paid|charged?|"
-                           r"charges|adds?|added|owed?|owes|remains?|left)\b))", re.IGNORECASE)
+                           r"charges|adds?|added|owed?|owes|remains?|left)\b))|"
+                           # (the most or least a payer pays: "what's the most they'll pay per night", "the most they'll
+                           # put in")
+                           r"\bthe\s+(?:most|least|maximum|minimum)\s+(?!(?:notice|period|time|number|length|days?|weeks?|"
+                           r"months?|years?|hours?|nights?)\b)(?:that\s+)?(?:[a-z’']+\s+){0,3}?"
+                           r"(?:pay|reimburse|refund|contribute|put\s+(?:in|towards))\b", re.IGNORECASE)
 FUNCTION_ZH = frozenset("的为是在按于对由")
 CONJUNCTIONS_ZH = frozenset("和与及或")
 NUMERALS_ZH = frozenset("零〇一二两三四五六七八九十百千万亿")
@@ -500,6 +506,10 @@ SYNONYMS: dict[str, list[str]] = {
     "门槛": ["起付线", "起付标准"],
     "报销比例": ["支付比例", "报销"],
     "报多少": ["报销比例"],
+    # (a share asked is a 比例 however it is asked: "能报百分之几", "按百分之多少", "给几成")
+    "百分之几": ["比例"],
+    "百分之多少": ["比例"],
+    "几成": ["比例"],
     "医院": ["医疗机构"],
     "cap": ["capped", "limit", "maximum", "up to", "limited to"],
     "limit": ["cap", "capped", "maximum", "up to"],
