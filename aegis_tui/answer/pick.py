@@ -1253,9 +1253,9 @@ def _latin(text: str) -> bool:
     return not any(is_cjk(ch) for ch in text)
 
 
-def _everyone(defined) -> set[str]:
+def _everyone(defined) -> frozenset[str]:
     """Every member of every name a classification defines (the others a member named in parts is told from)."""
-    return {m for members in defined.values() for m in members}
+    return frozenset(m for members in defined.values() for m in members)
 
 
 def _tells(doc: Document, defined: dict[str, set[str]], name: str, member: str) -> bool:
@@ -1272,7 +1272,8 @@ def _tells(doc: Document, defined: dict[str, set[str]], name: str, member: str) 
 
 def _named_whole(question: str, members: set[str]) -> set[str]:
     """The members a question names other than inside a longer one it names ("Little Marden", not its "Marden")."""
-    spans = {m: found for m in members if (found := _spans(question, m, members))}
+    everyone = frozenset(members)
+    spans = {m: found for m in members if (found := _spans(question, m, everyone))}
     return {m for m, found in spans.items()
             if not all(any(a <= x and y <= b and b - a > y - x for other in spans.values() for a, b in other)
                        for x, y in found)}
@@ -1536,9 +1537,7 @@ def _spans(text: str, member: str, among: set[str] = frozenset()) -> list[tuple[
     written in parts ("Edinburgh – Quartermile Office") by its own words apart, as _by_parts reads them among the
     other members."""
     if _latin(member):
-        found = [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text,
-                                               re.IGNORECASE)]
-        return found or _by_parts(text, member, among)
+        return _whole_words(text, member) or _by_parts(text, member, among)
     found = [(i, i + len(member)) for i in range(len(text)) if text.startswith(member, i)]
     for cut in range(2, len(member) - 1) if not found and len(member) >= 5 else ():
         head, tail = member[:cut], member[cut:]
@@ -1557,8 +1556,15 @@ PART_WORD_SHARED = 2  # the most members a word of a member named in parts may b
 @functools.lru_cache(maxsize=64)
 def _whole_spans(text: str, among: frozenset[str]) -> tuple[tuple[int, int, str], ...]:
     """Where a text names Latin members whole, with each member."""
-    return tuple((*m.span(), member) for member in among if _latin(member) and member.lower() in text.lower()
-                 for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(member)}(?![A-Za-z0-9_-])", text, re.IGNORECASE))
+    return tuple((*span, member) for member in among if _latin(member) and member.lower() in text.lower()
+                 for span in _whole_words(text, member))
+
+
+def _whole_words(text: str, name: str) -> list[tuple[int, int]]:
+    """Where a text names a Latin name as whole words, any case (a Chinese character beside it is no letter of its
+    word: "刚考过了PMP，")."""
+    return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text,
+                                          re.IGNORECASE)]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1577,13 +1583,13 @@ def _word_counts(among: frozenset[str]) -> Counter:
 def _by_parts(text: str, member: str, among: set[str]) -> list[tuple[int, int]]:
     """Where an English member written in parts ("Edinburgh – Quartermile Office", "Aberdeen – Dyce Energy Office") is
     named by its own capitalised words apart, in one sentence ("our Edinburgh office at Quartermile", "the Dyce office"
-    in Aberdeen, "Canary Wharf"): two of them or more that no other member among the others holds all of, one of them
-    its own (not "Site" and "Park" of "Sunderland – Nissan Supplier Park Site", said of a Site Manager at a Science
-    Park); one span over them, else none."""
+    in Aberdeen, "Canary Wharf"): two of them or more, each in at most PART_WORD_SHARED members and none inside another
+    member the text names whole, that no other member holds all of; one span over them, else none."""
     if not _IN_PARTS.search(member):
         return []
+    among = frozenset(among)  # (the same object when a frozenset, as _everyone gives it)
     # (not a word of another member the text names whole: "Site" of "Site Manager")
-    taken = _whole_spans(text, frozenset(among))
+    taken = _whole_spans(text, among)
     spans = {w: [(a, b) for m in re.finditer(rf"(?<![\w'’-]){re.escape(w)}(?![\w'’-])", text) for a, b in [m.span()]
                  if not any(x <= a and b <= y for x, y, other in taken if other != member)]
              for w in _proper_words(member)}
@@ -1592,7 +1598,7 @@ def _by_parts(text: str, member: str, among: set[str]) -> list[tuple[int, int]]:
         return []
     # (of its words, those few others hold: "Office" and "Park" tell no site apart, "Lancaster" and an Office said of
     # another site name none)
-    counts = _word_counts(frozenset(among))
+    counts = _word_counts(among)
     said = {w for w in said if counts[w] <= PART_WORD_SHARED}
     if len(said) < 2 or any(other != member and said <= _proper_words(other) for other in among):
         return []
@@ -1617,8 +1623,7 @@ def _names_whole(text: str, name: str) -> bool:
     """_names, of the name as written."""
     if not _latin(name):
         return name in text
-    # (a Chinese character beside it is no letter of its word: "刚考过了PMP，")
-    if re.search(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text, re.IGNORECASE) is not None:
+    if _whole_words(text, name):
         return True
     # (a member of a numbered series is named by a list or range of its numbers: "Grade 4" by "Grades 4 and 5")
     member = _SERIES_MEMBER.fullmatch(name)
