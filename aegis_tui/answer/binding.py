@@ -139,7 +139,8 @@ def _bind(ctx: FactContext, m: QuantityMatch, others: list[str]) -> CheckResult:
         return bound("is named in the same clause as", hits[-1], start)
     for other in others:
         if mentions(other, item):
-            return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'", ev)
+            return CheckResult("entity_binding", False, f"'{m.text}' is bound to '{other}', not '{subject}'",
+                               ev | {"bound_to": other})
     if (main := _main_clause(at, es, ee, m, same)) and (hits := mentions(subject, at(*main))):
         return bound("is the subject of the clause the opening phrase of", hits[0], main[0])
     if len({_seg_of(ends, q.start) for q in same}) >= 2:

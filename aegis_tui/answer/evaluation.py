@@ -143,10 +143,14 @@ def _evidence_text(fv, doc: Document) -> str:
 
 def _same_figure(gold: str, stated: str) -> bool:
     """Whether one value's text holds the other's whole, at number edges: "£450" and "£450 per person",
-    "200万元以上" and "200万元", "net 30 days" and "30 days" (not "5%" inside "25%", nor "1" at the head of "$13,575")."""
+    "200万元以上" and "200万元", "net 30 days" and "30 days" (not "5%" inside "25%", nor "1" at the head of "$13,575",
+    nor "十年" inside "三十年")."""
     a, b = (gold.strip(), stated.strip()) if len(gold.strip()) <= len(stated.strip()) else (stated.strip(),
                                                                                           gold.strip())
-    return bool(a) and re.search(rf"(?<![\d.,]){re.escape(a)}(?!\d)(?![.,]\d)", b) is not None
+    return bool(a) and re.search(rf"(?<![\d.,{_NUMERALS_ZH}]){re.escape(a)}(?!\d)(?![.,]\d)", b) is not None
+
+
+_NUMERALS_ZH = "零〇一二两三四五六七八九十百千万亿"
 
 
 def _names(subject: str, evidence: set[str]) -> bool:

@@ -69,6 +69,7 @@ from ..text.lexicon import (
     THRESHOLD_PREDICATE,
     TWO_WORD_COMPOUND_EN,
     UNIT_MARKS,
+    WHETHER_PHRASES_ZH,
     as_written,
     is_cjk,
 )
@@ -117,6 +118,7 @@ from .relevance import (
 from .rules import admitted_dimensions
 from .states import State
 from .structural import (
+    PARENTHESIS,
     classes,
     clause_start,
     clause_topic,
@@ -203,16 +205,16 @@ def _stemmed(text: str) -> set[str]:
 
     out = set()
     # an ordinal is its number however written ("second" ~ "2nd", 第二套 ~ 第2套 ~ 首套): one term in place of its
-    # words or characters (what it counts stays a word of the text)
+    # words or characters (what it counts stays a word of the text, apart: 套房 of "第一套房" is no word)
     for a, b, n, counter in reversed(ordinal_matches(text)):
         if text[a:b].isascii():
             text = text[:a] + " " + text[b:]
             out.add(f"#{n}")
         else:
-            text = text[:a] + " " + text[b - len(counter):]
+            text = text[:a] + " " + text[b - len(counter):b] + " " + text[b:]
             out.add(f"第{n}")
     # a Chinese phrase asking how long or when (多长时间, 多久) is how a question asks, as English filler is
-    text = HOW_PHRASES_ZH.sub(" ", text)
+    text = WHETHER_PHRASES_ZH.sub(" ", HOW_PHRASES_ZH.sub(" ", text))
     # the period a Chinese measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次), and
     # the phrase none of its bigrams
     for name, pattern in PERIODS_ZH:
@@ -585,9 +587,17 @@ def _cell_list(text: str) -> str:
 
 
 def _items(text: str) -> set[str]:
-    """The things a table cell lists ("Riverside Park; Alder Beach Park; …", "龙潭镇、石门乡、…")."""
+    """The things a table cell lists ("Riverside Park; Alder Beach Park; …", "龙潭镇、石门乡、…"); none where each
+    item states an amount or a share: those are values ("Essential £150, Classic £120, Premier £99")."""
+    if len(pieces := [x for x in re.split(r"[;，；、]|,(?!\d{3})", text) if x.strip()]) > 1 and all(
+            any(m.quantity.dimension in _VALUE_KINDS for m in find_quantities(PARENTHESIS.sub(" ", x))) for x in pieces):
+        return set()
     return {y for x in LISTING_SEPARATORS.split(text.strip().rstrip("。.;；"))
             for y in (_member_en(x) if _latin(x) else {_member_zh(x)}) if len(y) >= 2}
+
+
+_VALUE_KINDS = frozenset({"money", "percent", "rate"})
+_NOTES_HEADER = re.compile(r"备注|说明|\b(?:notes?|remarks?|comments?)\b", re.IGNORECASE)
 
 
 def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[str, dict[str, int]] | None = None,
@@ -643,7 +653,12 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
             out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
         kinds = any(_kin(a, b) for a in rows for b in rows if a != b)
-        if len(name) >= 2 and not illustrative(doc, table.start) and not kinds:
+        # (… nor is a heading over a table of amounts or shares what its rows are members of: "5.1 Fixed excess" over
+        # "| Plan | Dogs … | Cats … |" names what the figures measure, each plan no member of it)
+        amounts = sum(any(m.quantity.dimension in _VALUE_KINDS for c in table.rows[r] if not table.is_label(c.col)
+                          and not _NOTES_HEADER.search(table.column_header(c.col)) for m in find_quantities(c.text))
+                      for r in body) * 2 > len(body)
+        if len(name) >= 2 and not illustrative(doc, table.start) and not kinds and not amounts:
             # (an English heading over a table of no figures names the key however its words are inflected: "Giant
             # Breeds", "Giant breed dogs")
             figures = table.index in keyed
@@ -890,7 +905,11 @@ def _category_named(text: str, keys, header: str = "") -> str:
 _MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变更|改|划|升|降)(?:为|至|入)|原(?:为|属|是)(?P<zh2>[^，,；;。]{2,12}?)(?=[，,；;。]|$)"
                          r"|\b(?i:was|previously(?:\s+in)?|formerly(?:\s+in)?|moved\s+from|(?:re-?)?(?:zoned|tiered|banded)\s+from)"
                          r"\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)"
-                         r"(?=\s+(?:to|until|before|on|in|from|since|after)\b|\s*[),;.]|\s*$)")
+                         r"(?=\s+(?:to|until|before|on|in|from|since|after)\b|\s*[),;.]|\s*$)"
+                         # (… or the class it was in for the days before one: "Group C for periods of insurance starting
+                         # before 1 March 2025")
+                         r"|\b(?P<before>[A-Z][\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:for|in|during|until)\s+(?:[\w-]+\s+){0,6}?"
+                         r"(?i:before|prior\s+to|until)\s+\d")
 
 
 # … or the class it moves to from a day ("Moves to Gold from 1 October 2025", "Moved to Gold from 1 January 2025",
@@ -898,7 +917,7 @@ _MOVED_FROM = re.compile(r"由(?P<zh>[^，,；;。由]{2,12}?)(?:调整|调|变�
 _MOVED_TO = re.compile(r"(?:(?:调整|调|变更|改|划|升|降)(?:为|至|入)|起按)(?P<zh>[^，,；;。（(由按]{2,12}?)(?=结算|执行|计算|管理|[，,；;。（(]|$)"
                        r"|\b(?i:moves?|moved|moving|(?:re-?)?(?:zoned|tiered|banded|graded|classified)|upgraded|downgraded"
                        r"|transferred)\s+to\s+(?P<en>[A-Z][\w-]*(?:\s+[\w-]+){0,3}?)"
-                       r"(?=\s+(?:from|on|with\s+effect|as\s+of|since)\b)")
+                       r"(?=\s+(?:(?:for|of)\s+(?:[\w-]+\s+){0,3}?)?(?:from|on|with\s+effect|as\s+of|since)\b)")
 
 
 def _moved_to(text: str, keys, header: str) -> str:
@@ -925,12 +944,25 @@ def _remarked(pattern: re.Pattern, row, naming: dict[int, str], now: list, keys,
         said = next(g for g in m.groups() if g).strip()
         for c in now:
             # (a Chinese class said with its 类, "原为紧缺类", as the column says it without: "紧缺")
+            # (… or a lettered one by the word its column's header ends in, "Group C" under "Risk group", where the
+            # column's bare letters name the rows they key: "C High risk")
             name = next((n for x in (said, re.sub(r"(?<=..)类$", "", said)) if (
-                n := _category_named(x, keys, table.column_header(c.col)) or (x if x in keys else ""))), "")
+                n := _category_named(x, keys, table.column_header(c.col)) or (x if x in keys else "")
+                or _lettered(x, table.column_header(c.col), keys))), "")
             if name and name not in current and (_kin(name, naming[id(c)]) or any(
                     naming.get(id(x)) == name for other in table.rows for x in other if x.col == c.col)):
                 return name, cell.start, c.col
     return None
+
+
+def _lettered(said: str, header: str, keys) -> str:
+    """The row a class said by the last word of its column's header and a letter keys ("Group C" under "Risk group":
+    "C High risk"), as a bare letter there names it (_member_named); '' otherwise."""
+    m = re.fullmatch(r"([A-Za-z]+)\s+([A-Z])", said)
+    if m is None or not header.lower().endswith(m.group(1).lower()) or header.strip() not in keys:
+        return ""
+    rows = {k for k in keys if k.startswith(f"{m.group(2)} ") and k[2:3].isalpha()}
+    return rows.pop() if len(rows) == 1 else ""
 
 
 def _place_row(out: dict[str, set[str]], former, placed: set[str], heads: list, then, row, naming: dict[int, str],
@@ -1184,23 +1216,10 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
     when = _case_day(days, in_force(doc))
 
     def held_then(at: int) -> bool:
-        if before or both:
+        if before or both or _straddled(doc, question, at):
             return True
-        bounds = dated(doc, at)
         found = doc.structure.cell_at(at)
-        # (a remark of its row dating the move, "2025年7月1日起由三类区域调整为二类区域", "| 三类 | 二类 | 第二批调整（2025年8月1日
-        # 起由三类调整为二类） |", "Moves to Gold from 1 October 2025": the former class held until the day before)
-        for cell in found[0].rows[found[1].row] if found is not None else ():
-            if (_MOVED_FROM.search(cell.text) or _MOVED_TO.search(cell.text)) and (moved := period(cell.text)) is not None:
-                # ("was Zone 3 until 31 March 2025": the former class held until that day)
-                bounds = (None, moved[0] - timedelta(days=1) if moved[0] is not None else moved[1])
-                break
-            # (… or a date alone under a header saying the change took effect then: "| 三类 | 二类 | 2025年1月1日 |" under
-            # "| 原类别 | 现类别 | 调整生效日期 |", "| Effective from |")
-            if _TOOK_EFFECT.search(found[0].column_header(cell.col)) and len(days_in := find_dates(cell.text)) == 1 \
-                    and not cell.text.replace(cell.text[days_in[0].start:days_in[0].end], "").strip(" ()（）"):
-                bounds = (None, days_in[0].first - timedelta(days=1))
-                break
+        bounds = _former_bounds(doc, at) or dated(doc, at)
         if when is not None and bounds is not None and bounds[1] is not None and \
                 (bounds[0] is None or bounds[0] <= when.first) and when.last <= bounds[1]:
             return True
@@ -1211,9 +1230,11 @@ def _members_when(question: str, doc: Document, defined: dict[str, set[str]],
     if not moved:
         return defined
     # (out of the current classes of the former one's kind only: "| Silver | Band 2 | Moves to Band 1 from … |" keeps
-    # Silver in May)
+    # Silver in May; not where the question asks of days either side of the move: then it is in both)
     out = {name: set(members) for name, members in defined.items()}
     for name, m in moved if not both else ():
+        if _straddled(doc, question, then[name][m]):
+            continue
         for other, members in out.items():
             if other != name and m in members and (_kin(other, name) or _one_column(doc, other, name)):
                 members.discard(m)
@@ -1228,18 +1249,62 @@ _TOOK_EFFECT = re.compile(r"^\s*(?:调整)?(?:生效|执行|起始|调整)(?:日
                           re.IGNORECASE)
 
 
+def _editions(doc: Document, classes: set[str]) -> bool:
+    """Whether a table of figures naming one of the classes has a former edition of them: a column its header marks as
+    former, or figures superseded (the 原标准 beside the 新标准)."""
+    for table in doc.structure.tables:
+        said = " ".join([table.caption, *(table.column_header(c) for c in range(len(table.rows[0]) if table.rows else 0)),
+                         *table.row_headers()])
+        if not any(_names(said, n) for n in classes):
+            continue
+        for row in table.rows[table.header_rows:]:
+            for cell in row:
+                if not table.is_label(cell.col) and any(ch.isdigit() for ch in cell.text) and (
+                        FORMER_HEADER.search(table.column_header(cell.col)) or superseded(doc, cell.start, 0)):
+                    return True
+    return False
+
+
+def _former_bounds(doc: Document, at: int) -> tuple | None:
+    """The days a member's former class held, as the remark of its row dates the move ("2025年7月1日起由三类区域调整为
+    二类区域", "Moves to Gold from 1 October 2025": until the day before; "was Zone 3 until 31 March 2025", "Area 2 for
+    policies purchased before 1 April 2025": until that day), or a date alone under a header saying the change took
+    effect then ("| 三类 | 二类 | 2025年1月1日 |" under "| 原类别 | 现类别 | 调整生效日期 |"); None where its row says none."""
+    found = doc.structure.cell_at(at)
+    for cell in found[0].rows[found[1].row] if found is not None else ():
+        if (_MOVED_FROM.search(cell.text) or _MOVED_TO.search(cell.text)) and (moved := period(cell.text)) is not None:
+            # (the former class's own period, "was Area 2 from 1 April 2023 until 31 March 2025"; else the day the move
+            # took effect ends it)
+            if moved[1] is not None and not _MOVED_TO.search(cell.text):
+                return moved
+            return None, moved[0] - timedelta(days=1) if moved[0] is not None else moved[1]
+        if _TOOK_EFFECT.search(found[0].column_header(cell.col)) and len(days_in := find_dates(cell.text)) == 1 \
+                and not cell.text.replace(cell.text[days_in[0].start:days_in[0].end], "").strip(" ()（）"):
+            return None, days_in[0].first - timedelta(days=1)
+    return None
+
+
+def _straddled(doc: Document, question: str, at: int) -> bool:
+    """Whether the question asks of days either side of the day a member's move took effect, as its row dates it
+    (Turkey in Area 2 for policies bought before 1 April 2025, asked "on 20 March 2025, and what if I wait and buy it on
+    10 April 2025?")."""
+    bounds = _former_bounds(doc, at)
+    return bounds is not None and bounds[1] is not None and _both_sides(doc, question, bounds[1] + timedelta(days=1))
+
+
 def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[str]]:
-    """For a question giving days either side of the change (_both_sides) about a member the change moved (芦花村, 三类
-    before 1 April 2025 and 二类 since): the names only its former classification places it in, and those only the
-    current one does; empty sets otherwise."""
-    if not _both_sides(doc, question):
+    """For a question giving days either side of the change (_both_sides; or of the day a member's own move took
+    effect) about a member the change moved (芦花村, 三类 before 1 April 2025 and 二类 since): the names only its former
+    classification places it in, and those only the current one does; empty sets otherwise."""
+    both = _both_sides(doc, question)
+    if not find_dates(question):
         return set(), set()
     defined = defined_by_members(doc)
     everyone = _everyone(defined) | _everyone(formerly_by_members(doc))
     was, now = set(), set()
     for name, members in formerly_by_members(doc).items():
-        for m in members:
-            if _spans(question, m, everyone):
+        for m, at in members.items():
+            if (both or _straddled(doc, question, at)) and _spans(question, m, everyone):
                 current = {n for n, ms in defined.items() if m in ms}
                 if current and name not in current:
                     was.add(name)
@@ -1289,11 +1354,14 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     # (a member the classification places in two names of a kind tells neither apart — a district whose towns are in
     # different classes, "望海区" beside its "盐田镇"; a header word caught as a member of each — unless the question's
     # days either side of a change place it in both, its former class and its current one)
+    # (… or either side of the day its own move took effect)
     either = _both_sides(doc, question)
+    moved_at = {m: at for members in formerly_by_members(doc).values() for m, at in members.items()}
     everyone = _everyone(defined)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(question, member, everyone))
-             and (either or _tells(doc, defined, name, member))}
+             and (either or member in moved_at and _straddled(doc, question, moved_at[member])
+                  or _tells(doc, defined, name, member))}
     whole = _named_whole(question, {member for _, member in spans})
     for name, member in spans:
         if member in whole:
@@ -1401,11 +1469,12 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
     the question names no member of it."""
     defined = members_asked(question, doc)
     either = _both_sides(doc, question)
+    moved_at = {m: at for members in formerly_by_members(doc).values() for m, at in members.items()}
     # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
     # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
     everyone = _everyone(defined)
     asked = [m for m in defined.get(name, set()) if _spans(question, m, everyone)
-             and (either or _tells(doc, defined, name, m))]
+             and (either or m in moved_at and _straddled(doc, question, moved_at[m]) or _tells(doc, defined, name, m))]
     if not asked:
         return None
     member = max(asked, key=lambda m: (len(m), max(_spans(question, m, everyone))))
@@ -1720,6 +1789,19 @@ def _measured_by_row(table) -> bool:
             and any(len(dims(cells)) > 1 for cells in columns.values()))
 
 
+def _references(table, row: int):
+    """What of a text's parentheses names another row of a table, whole ("(part of the vet fees limit)" beside "Vet
+    fees"): a function of the text."""
+    others = [h.casefold() for r in range(table.header_rows, len(table.rows)) if r != row
+              and len(h := PARENTHESIS.sub("", table.row_header(r)).strip()) >= 2]
+
+    def find(text: str) -> list[str]:
+        return [m.group() for m in PARENTHESIS.finditer(text)
+                if any(re.search(rf"(?<!\w){re.escape(o)}(?!\w)", m.group().casefold()) for o in others)]
+    return find
+
+
+
 def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = None,
            shortened: dict[str, set[str]] | None = None) -> tuple[dict[str, float], set[str]]:
     """What a fact says it is, as weighted terms (its predicate fully; for a table cell its column header fully
@@ -1741,12 +1823,25 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     found = doc.structure.cell_at(offset) if offset is not None else None
     caption = title_of(found[0].caption) if found is not None else ""
     who = _stemmed(f.fact.subject)
+    # (what a cell's subject says in parentheses of another row of its table is a reference, named only as its clause
+    # names it: "Complementary treatment (part of the vet fees limit)" beside the row "Vet fees" is no vet fees limit;
+    # not what tells its row apart, "Monthly dues (12-month contract)", "Band A (London)")
+    references = _references(found[0], found[1].row) if found is not None else lambda text: []
+    if asides := references(f.fact.subject):
+        bare = f.fact.subject
+        for a in asides:
+            bare = bare.replace(a, " ")
+        who = _stemmed(bare)
     if found is not None:
         add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
         if _rows_measure(doc, found[0]):
             # a table measuring along its rows says what a cell is by its row ("Group class credits per month") and
             # whom it is of by its column ("Plus")
-            add(found[0].row_header(found[1].row), 1.0)
+            # (a reference to another row in its parentheses is none of what it is, as its subject's is not)
+            row = found[0].row_header(found[1].row)
+            for a in references(row):
+                row = row.replace(a, " ")
+            add(row, 1.0)
             who = _stemmed(found[0].column_header(found[1].col))
     # (a table whose columns are classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", gives one measure
     # across them: its caption's title, or its article's, says what each cell is, as a column header would)
@@ -1832,6 +1927,8 @@ def _of_a_kind_asked(f: IndexedFact, dims: set[str]) -> bool:
     dim = dimension_of(f.fact.object_value)
     if dim not in ("number", None):
         return dim in dims
+    if "count" in dims and dim == "number":
+        return True  # (how many times: "| 年度次数 | 2 |", "| Claims per policy year | 3 |")
     at = value_at(f.fact)
     if at >= 0 and (glued := _GLUED_UNIT_ZH.match(f.fact.source_text, at + len(f.fact.object_value))):
         # a word glued to the number is its unit ("120课时" in a row beside "1,800元"): it alone says what it counts
@@ -1889,7 +1986,24 @@ def _share_base(fact) -> str:
         return ""
     # "…支付至合同金额的80%", "预借金额不超过出差预算的80%": 合同金额, 出差预算 (a bound word is none of the base)
     base = re.split(r"[至到按以依为对]", m.group(1))[-1]
-    return base[max((b.end() for pattern in (BOUND_MOST, BOUND_LEAST) for b in pattern.finditer(base)), default=0):]
+    # (… not one ending it: "年度支付限额")
+    return base[max((b.end() for pattern in (BOUND_MOST, BOUND_LEAST) for b in pattern.finditer(base)
+                     if b.end() < len(base)), default=0):]
+
+
+# a question asking what share of something a measure may be ("月供最多能占家里月收入的多少", "what percentage of my salary"):
+# that something
+_SHARE_OF_ASKED = re.compile(r"[占按照]([^，,。；;？?]{2,14}?)的(?:多少|百分之几|百分之多少|几成|比例)"
+                             r"|\b(?:percentage|share|proportion|per\s*cent)\s+of\s+(?:my|our|the|your|their)?\s*([a-z][a-z\s-]{2,30})",
+                             re.IGNORECASE)
+
+
+def _share_of_asked(question: str, base: str) -> bool:
+    """Whether the question asks what share of a base a value is, naming that base by a word of its own (月收入 of
+    "借款人家庭月收入")."""
+    words = {t for t in _stemmed(base) if len(t) > 1}
+    return any(words & {t for t in _stemmed(next(g for g in m.groups() if g)) if len(t) > 1}
+               for m in _SHARE_OF_ASKED.finditer(question))
 
 
 def _end_readings(fact):
@@ -2095,23 +2209,32 @@ def _case_day(dates: list[Dated], force) -> Dated | None:
                 next(iter(days), None))
 
 
-def _both_sides(doc: Document, question: str) -> bool:
+_EACH_DAY_ASKED = re.compile(r"分别|各是|各为|各自|各能|各有|\b(?:respectively|each|both)\b|\bwhat\s+if\b", re.IGNORECASE)
+
+
+def _both_sides(doc: Document, question: str, pivot=None) -> bool:
     """Whether the question asks of days on both sides of the day the document takes effect, the former rule and the
     current one: days joined as one ask's ("2025年6月去的和2025年9月去的", in force from 1 July 2025), or each in a part
     asking of it ("2025年6月份按多少比例报？2025年9月份呢？"); not days of two events a case narrates ("I bought a policy
     in January 2025, and my suitcase was stolen in April 2025. What excess …?")."""
-    force = in_force(doc)
+    force = pivot or in_force(doc)
     if force is None:
         return False
     days = [d for d in find_dates(question) if d.first.year > force.year - CASE_YEARS]
     before, after = [d for d in days if d.last < force], [d for d in days if d.first >= force]
     if not (before and after):
         return False
+    # (a question asking of each, "分别最多能贷多少", "各是多少", "and what if I wait and buy it on 10 April 2025?", where
+    # its asking sentences give both days: not "I bought a policy on 20 March 2025 and we fly on 10 April 2025. What is
+    # the premium for each of us?")
+    spans = _asking_spans(question)
+    if _EACH_DAY_ASKED.search(question) and all(any(any(a <= d.start < b for a, b in spans) for d in side)
+                                                for side in (before, after)):
+        return True
     if any(_JOINED_DAYS.fullmatch(question[x.end:y.start]) for a in before for b in after
            for x, y in ((a, b), (b, a)) if x.end <= y.start):
         return True
     # (each day in its own asking sentence: "如果是2025年5月发证，…能领多少？如果是2025年11月发证，又能领多少？")
-    spans = _asking_spans(question)
     sides = [([d for d in before if a <= d.start < b], [d for d in after if a <= d.start < b]) for a, b in spans]
     return any(x and not y for x, y in sides) and any(y and not x for x, y in sides)
 
@@ -2280,8 +2403,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (… nor a member named only inside a longer one the question names, "Marden" of "Little Marden")
     asked_members = members_asked(question, doc)
     whole = _named_whole(question, {m for members in asked_members.values() for m in members})
+    # (a bare number naming the member, a 咨询电话 beside "碧水市、清河县", is no figure of a kind asked)
     located = {name for name, members in asked_members.items() if name in implying
-               and any(m in whole and _names(f"{f.fact.subject} {f.fact.predicate}", m) for m in members for f in placed)}
+               and any(m in whole and _names(f"{f.fact.subject} {f.fact.predicate}", m) for m in members for f in placed
+                       if dimension_of(f.fact.object_value) not in ("number", None))}
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
@@ -2496,7 +2621,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     based = {f.key for f in shortlist if f.key in named and (base := _share_base(f.fact))
              and {alias.get(t, t) for t in _stemmed(f.fact.predicate)} & asked <= _stemmed(base)
              and not {t for t in _stemmed(base) if len(t) > 1} <= asked
-             and not _names_entity(question, f.fact.subject)}
+             and not _names_entity(question, f.fact.subject) and not _share_of_asked(question, base)}
     named -= based
     covered: dict[str, float] = {t: 0.0 for t in weight}
     # the asked words of each part of the question ("…的起付线是多少？年度封顶线是多少？")
@@ -2523,16 +2648,39 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
 
     def _untouched(i: int) -> bool:
         """Whether no chosen fact covers a word part i asks of its own by its label or section (a clause may
-        mention it)."""
-        return not any(covered[t] >= SECTION_WEIGHT for t in apart[i] if len(t) > 1)
+        mention it); where the part says the kind of value it asks, no chosen fact of that kind (the 年度医疗救助限额's
+        30,000元 names 医疗 of "医疗救助能按多少比例再报", and answers no share)."""
+        kinds = worded[i][1]
+        by = [c for c in chosen if not kinds or _of_a_kind_asked(by_key[c], kinds)]
+        return not any(match[c].get(t, 0.0) >= SECTION_WEIGHT for c in by for t in _own_words(i))
+
+    def _own_words(i: int) -> set[str]:
+        """The words part i asks of its own, less how it asks for the end ("limit" of "the overall vet fees limit",
+        which any maximum answers), unless it asks nothing else."""
+        words = {t for t in apart[i] if len(t) > 1}
+        return words - end_words or words
 
     def _part_share(k: str) -> float:
         """The largest share of the weight of an untouched part that fact k matches, naming one of its words
-        fully."""
-        named_fully = {t for t, w in says[k] if w == 1.0 and len(t) > 1}
+        fully: by its label, or by whom it is about where that is what the part asks of its own ("what is the
+        overall vet fees limit", the Vet fees row's Classic cell)."""
+        named_fully = {t for t, w in says[k] if w == 1.0 and len(t) > 1} | (about[k] if scoped[k] else set())
         shares = [sum(weight[t] * match[k].get(t, 0.0) for t in part) / sum(weight[t] for t in part)
                   for i, part in enumerate(parts) if part & named_fully and _untouched(i)]
         return max(shares + ([1.0] if _end_part(k) else []), default=0.0)
+
+    # (a fact whose label says nothing the question does not ask, "Classic" of the Vet fees row's cell asked "On the
+    # Classic plan, what is the overall vet fees limit", says only the scope: whom it is about is what it measures; not
+    # "公示无异议 | 将初审意见报送区县残联期限", which says what else it is)
+    scoped = {k: bool(ws := {alias.get(t, t) for t in _stemmed(by_key[k].fact.predicate) if len(t) > 1})
+              and ws <= asked for k in match}
+
+    def _about_untouched(k: str) -> bool:
+        """Whether fact k is about what a part no chosen fact touches asks of its own, of a kind it asks, its label
+        saying only the scope: its answer (the Vet fees row's cell labelled "Classic")."""
+        return scoped[k] and any(about[k] & _own_words(i) and _untouched(i)
+                                 and (not dims_ or _of_a_kind_asked(by_key[k], dims_))
+                                 for i, (_, dims_) in enumerate(worded))
 
     def _end_part(k: str) -> bool:
         """Whether fact k's label names the end asked, which a part asks alone and no chosen fact gives yet."""
@@ -2542,9 +2690,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         """Whether fact k gives the kind of value a part asks ("how many nights of temporary accommodation", a time)
         and no chosen fact gives, naming fully a word that part asks of its own: a caption's words a chosen fact of
         another kind shares (the nightly cap's "Temporary accommodation") leave that part unanswered."""
-        kind = dimension_of(by_key[k].fact.object_value)
-        given = {dimension_of(by_key[c].fact.object_value) for c in chosen}
-        return bool(own_words) and any(kind in dims and not dims & given
+        return bool(own_words) and any(_of_a_kind_asked(by_key[k], dims) and not any(
+            _of_a_kind_asked(by_key[c], dims) for c in chosen)
                                        and any(w == 1.0 and t in part for t, w in says[k] if len(t) > 1)
                                        for part, (_, dims) in zip(apart, worded))
 
@@ -2569,9 +2716,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         common = add(match[k].keys() - own_words)
         if not own_words:
             return round(common, 9)
-        kind = dimension_of(by_key[k].fact.object_value)
-        return round(common + max((add(part) for part, (_, dims) in zip(apart, worded) if kind in dims),
-                                  default=0.0), 9)
+        return round(common + max((add(part) for part, (_, dims) in zip(apart, worded)
+                                   if _of_a_kind_asked(by_key[k], dims)), default=0.0), 9)
 
     listed = [{alias.get(t, t) for t in _stemmed(x)} & asked for x in listed_items(question)]
     # the words of the sentences that ask (a question may narrate its case first: "Our manufacturing company has 140
@@ -2601,7 +2747,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             # subject's or clause's words answers something else
             gains = {k: g for k, g in gains.items()
                      if any(w == 1.0 and covered[t] < SECTION_WEIGHT and len(t) > 1 for t, w in says[k]) or _end_part(k)
-                     or _kind_unanswered(k)}
+                     or _kind_unanswered(k) or _about_untouched(k)}
             if any(about[k] for k in chosen):
                 # the first facts are about someone the question names: so must the later ones be, or about an
                 # entity a chosen fact is about, unless they answer a part of the question no chosen fact touches
@@ -2794,11 +2940,14 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     # … and, asked of days either side of a change that moved the question's member to another class, a figure of its
     # former class is the former rule's, one of its current class the current rule's ("芦花村 … 2025年2月和2025年6月":
     # 三类's 原标准, 二类's 新标准)
+    # (where the figures have one edition, the move alone changes the class: each class's figure is one day's)
     was, now = classes_then_and_now(question, doc)
-    for f in shortlist if was else []:
+    olds = {f.key: bool(FORMER_HEADER.search(f"{f.fact.subject} {f.fact.predicate}"))
+            or (at := key_offset(f.key)) is not None and superseded(doc, at, len(f.fact.object_value))
+            for f in shortlist} if was else {}
+    for f in shortlist if was and (any(olds.values()) or _editions(doc, was | now)) else []:
         said = f"{f.fact.subject} {f.fact.predicate}"
-        old = bool(FORMER_HEADER.search(said)) or (at := key_offset(f.key)) is not None \
-            and superseded(doc, at, len(f.fact.object_value))
+        old = olds[f.key]
         then_named, now_named = any(_names(said, n) for n in was), any(_names(said, n) for n in now)
         if f.key not in apart and then_named != now_named and old != then_named:
             apart[f.key] = (f"{next(n for n in sorted(was | now) if _names(said, n))} "

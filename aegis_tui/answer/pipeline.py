@@ -239,7 +239,10 @@ class Pipeline:
             report = verifier.verify(ExtractionPayload(atomic_facts=[f.fact for f in kept]))
             if report.rejected:
                 ans.rejected += [failure_note(fv).to_json(fv.fact) for fv in report.rejected]
-                report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
+                kept_facts = [fv.fact for fv in report.verified]
+                report = verifier.verify(ExtractionPayload(atomic_facts=kept_facts + _rebound(report, kept_facts)))
+                if report.rejected:  # (a fact bound anew that does not hold with the others either)
+                    report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]))
             report = self._focus(verifier, report, ans, by_predicate=True) if report.verified else None
             if report is not None and (stated := _carried(report, doc, index)):
                 # a chosen fact's sentence states another verified figure of the table ("按日加收…万分之三的违约金，
@@ -437,6 +440,29 @@ def _carried(report, doc: Document, index) -> list:
     return [f for f in index.facts.values() if (at := key_offset(f.key)) is not None
             and any(a <= at < b for a, b in spans) and parse_quantity(f.fact.object_value) in realizer.carried
             and f.fact not in chosen]
+
+
+def _rebound(report, kept: list) -> list:
+    """The rejected facts whose value the verifier binds, beside the other chosen facts, to another chosen fact's
+    subject that their quote names, where their own subject is a heading's their quote never names ("年度次数和金额上限"
+    over "…每人每个自然年度最多享受2次技能提升补贴，年度累计领取金额不超过8,000元": the 8,000元 is 技能提升补贴's): that
+    fact with the subject it is bound to, which the next verification proves or rejects. A value bound to another
+    entity its own named subject is not (在职职工's 800元 labelled 退休人员) is not bound anew: it is another's."""
+    out = []
+    for fv in report.rejected:
+        fact = fv.fact
+        failed = [c for c in fv.checks if not c.passed]
+        if len(failed) != 1 or failed[0].rule != "entity_binding" or not (failed[0].evidence or {}).get("bound_to"):
+            continue
+        other = failed[0].evidence["bound_to"]
+        if fact.subject in fact.source_text or other not in fact.source_text:
+            continue
+        moved = fact.model_copy(update={"subject": other})
+        # (not a figure a kept fact of that subject already states from the same quote)
+        if not any((f.subject, f.object_value, f.source_text) == (moved.subject, moved.object_value, moved.source_text)
+                   for f in kept + out):
+            out.append(moved)
+    return out
 
 
 def _scope_of(report, doc: Document) -> str:

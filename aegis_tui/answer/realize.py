@@ -260,7 +260,9 @@ class EntityAwareRealizer:
         if s and is_cjk(text[s - 1]):
             while s > floor and is_cjk(text[s - 1]) and text[s - 1] not in SUBJECT_BOUNDARY_ZH:
                 s -= 1
-            return s if start - s <= 6 else start
+            # (not a number's measure word and what follows it: "2次" of "…最多享受2次技能提升补贴", "2025年度" of
+            # "2025年度在职职工" are no modifiers of the subject)
+            return s if start - s <= 6 and not (s and text[s - 1].isdigit()) else start
         for _ in range(2):  # at most two modifier words: "high-cost cities", "standard cities"
             m = re.search(r"([A-Za-z]+(?:-[A-Za-z]+)*)[ \t]*$", text[floor:s])
             if not m or m.group(1).lower() in NON_MODIFIERS_EN:

@@ -440,7 +440,16 @@ def with_end_words(text: str) -> str:
 
 def _picked(question: str, headers: list[str]) -> set[str]:
     """The row labels or column headers a question names: in full, else by the words that set them apart; and
-    the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%")."""
+    the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%"). Where it
+    names some, each part of a question asking several things names its own too ("医疗救助能按多少比例再报？一年最多
+    救助多少？": 医疗救助比例, and 年度医疗救助限额 by the most the second asks)."""
+    picked = _picked_by(question, headers)
+    if picked and len(parts := question_parts(question)) > 1:
+        picked = picked.union(*(_picked_by(part, headers) for part in parts))
+    return picked
+
+
+def _picked_by(question: str, headers: list[str]) -> set[str]:
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
     held = holding(headers, question) or set()
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
@@ -665,6 +674,13 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
         own = _score(texts, with_end_words(part), bm, doc.structure.titles)  # ("一年最多赔多少" of "年度最高支付限额")
         mixed = sorted(((o + PART_MIX * w, i) for i, (o, w) in enumerate(zip(own, scores)) if o > 0), reverse=True)
         held |= {id(cands[i]) for x, i in mixed[: max(1, top_k // 2)] if x >= mixed[0][0] * min_ratio}
+    # a cell whose row and column the question both names in full is what it asks ("On the Classic plan, what is the
+    # overall vet fees limit": the Vet fees row's Classic cell), however many cells of other rows share its words
+    for c in cands:
+        if c.cell and (found := doc.structure.cell_at(c.offset)) and (pick := picks.get(found[0].index)) \
+                and (row := found[0].row_header(found[1].row)) in pick[0] and names(question, row) \
+                and (column := column_name(found[0], found[1].col)) in pick[1] and names(question, column):
+            held.add(id(c))
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
     rows_held: dict[int, set[str]] = {}
     held |= {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}
@@ -785,6 +801,33 @@ def _score(texts: list[str], question: str, bm: BM25 | None = None, titles: list
     return [b + (PREDICATE_BOOST - 1) * x for b, x in zip(base, boost)]
 
 
+_NUMERAL_DIGITS_ZH = {"一": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8",
+                      "九": "9", "十": "10"}
+
+
+def _numerals_unnamed(subject: str, own: set[str], question: str) -> set[str]:
+    """The Chinese numerals setting a subject apart that the question does not name with what they count ("一类" of
+    一类区域, "三级"): a numeral of another count ("第一套房", "那一档") names no 一类."""
+    out = set()
+    numerals = "".join(_NUMERAL_DIGITS_ZH) + "0123456789"
+    for n in own & _NUMERAL_DIGITS_ZH.keys():
+        at = subject.find(n)
+        after = subject[at + 1:at + 2]
+        if not after or not CJK_RUN.match(after) or after in _NUMERAL_DIGITS_ZH:
+            continue
+        # (… or in a list or range of such numerals ending in it, "一、二类区域", "一至二级"; a grade's 甲 of 级, "三甲医院")
+        said = rf"(?:{n}|{_NUMERAL_DIGITS_ZH[n]})(?:[、，,和与及至到或～~—\-]*[{numerals}])*[、，,和与及至到或～~—\-]*"
+        if not re.search(said + re.escape(after), question) \
+                and not (after == "级" and re.search(rf"(?:{n}|{_NUMERAL_DIGITS_ZH[n]})[甲乙丙]", question)):
+            out.add(n)
+    return out
+
+
+def _numerals_named(subject: str, own: set[str], question: str) -> bool:
+    """Whether each Chinese numeral that sets a subject apart is named with what it counts (_numerals_unnamed)."""
+    return not _numerals_unnamed(subject, own, question)
+
+
 def focus(subjects: list[str], question: str, graded: bool = False) -> set[str] | None:
     """The subjects a question singles out ("在三级医院…" → the 三级 subjects), or None when it names none.
 
@@ -802,7 +845,7 @@ def focus(subjects: list[str], question: str, graded: bool = False) -> set[str] 
     sets = {s: set(units(s)) - QUERY_STOP_ZH for s in uniq}
     common = set.intersection(*sets.values())
     q = set(units(question))
-    hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q}
+    hits = {s for s, u in sets.items() if (u - common) and (u - common) <= q and _numerals_named(s, u - common, question)}
     # a subject that other subjects hold whole, most of them ("住院" beside "次住院", "二级定点医疗机构住院的", …),
     # names what they share, not one of them: the question naming it singles none out
     others = len(uniq) - 1
@@ -815,11 +858,12 @@ def focus(subjects: list[str], question: str, graded: bool = False) -> set[str] 
         return hits
     if hits or not graded:
         return None
-    share = {s: len((u - common) & q) / len(u - common) for s, u in sets.items() if u - common}
+    share = {s: len((u - common) & q - _numerals_unnamed(s, u - common, question)) / len(u - common)
+             for s, u in sets.items() if u - common}
     best = max(share.values(), default=0.0)
     hits = {s for s, x in share.items() if x == best}
     # what the question names of them must hold a unit only they have (二 of 二级…, not 住院 that other labels
     # happen to carry too)
-    own = {u for s in hits for u in (sets[s] - common) & q
+    own = {u for s in hits for u in (sets[s] - common) & q - _numerals_unnamed(s, sets[s] - common, question)
            if not any(u in sets[o] for o in uniq if o not in hits)}
     return hits if best >= 0.5 and own and len(hits) < len(uniq) else None

@@ -119,7 +119,10 @@ def seams(text: str) -> set[str]:
         # (nor one a question word makes with the word before it: 贷多 of 能贷多少)
         for k, (x, y) in enumerate(zip(words, words[1:])):
             after = words[k + 2] if k + 2 < len(words) else ""
+            # (… nor one a word ending in a modal makes, "最多能" of 最多能贷; nor an adverb or conjunction standing alone
+            # before the word it introduces: 再申 of "再申请", 就去)
             if len(x) > 1 and len(y) > 1 or x in ASKING_VERBS_ZH or y in ASKING_VERBS_ZH or QUESTION_WORDS.match(y) \
+                    or len(x) > 1 and x[-1] in ASKING_VERBS_ZH and x[-1] != "了" \
                     or len(x) == 1 and _tag(x) == "p" \
                     or len(x) > 1 and len(y) == 1 and _tag(y) == "v" and (not after or after in _CLAUSE_END_ZH):
                 across.add(x[-1] + y[0])
@@ -203,6 +206,10 @@ def stem(word: str) -> str:
         out = out[:-1]  # reimburse ~ reimburs(ed), receive ~ receiv(ing); not "care" beside "car"
     if len(out) >= 6 and out.endswith("ns"):
         out = out[:-1] + "d"  # the Latin pairs: response ~ respond, expense ~ expend, defense ~ defend
+    elif len(out) >= 7 and out.endswith("olution"):
+        out = out[:-5] + "v"  # … resolution ~ resolve, solution ~ solve
+    elif len(out) >= 6 and out.endswith("eipt"):
+        out = out[:-2] + "v"  # … receipt ~ receive
     return out
 
 

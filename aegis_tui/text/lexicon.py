@@ -210,7 +210,8 @@ ASKED_DIMENSIONS = (
                            r"\bpercentage\b(?!\s+points?)", re.IGNORECASE)),
     # (what a fee, a charge or a price is: "what's the extra daily charge", "what is the monthly fee for …")
     # (… or what is paid: "what weekly rate will I be paid")
-    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|"
+    # ("how much of that can go on complementary treatment": an amount of a limit, or a share of it)
+    ("money", re.compile(r"多少钱|多少元|金额(?!的)|\bhow\s+many\s+(?:dollars|pounds|euros)\b|\bhow\s+much\s+of\b|"
                          r"\bwhat\s+(?!(?:day|date|time|month|week|year)s?\b)(?:[a-z-]+\s+){0,3}(?:will|would|do|does|did|am|is|"
                          r"are|was|were)\s+(?:i|we|you|they|he|she)\s+be\s+paid\b|" + _WHAT_IS
                          + r"(?:fees?|charges?|costs?|prices?|premiums?|fines?|penalty|penalties|rent)\b" + _NOT_A_SHARE,
@@ -220,6 +221,8 @@ ASKED_DIMENSIONS = (
     ("percent", re.compile(_WHAT_IS + r"(?:fees?|charges?|surcharges?|fines?|penalty|penalties|commissions?)\b"
                            + _NOT_A_SHARE, re.IGNORECASE)),
     ("age", re.compile(r"多少岁|几岁|\bhow\s+old\b|\bwhat\s+age\b", re.IGNORECASE)),
+    # (how many times a thing may be had: "一年最多能领几次", "how many times can I claim")
+    ("count", re.compile(r"多少次|几次|\bhow\s+many\s+times\b", re.IGNORECASE)),
     # a day asked ("最晚哪天之前要申请"): a date, or a day of the month the document counts as days ("每月15日前")
     ("date", _DAY_ASKED_ZH),
     ("time", _DAY_ASKED_ZH),
@@ -232,11 +235,13 @@ ASKED_DIMENSIONS = (
 # Which end of a range a word names: the most (最多, maximum, capped; 最长, the longest period) or the least (最低,
 # minimum, at least; 最短)
 # the words a document gives each end by, as a search for a question asking that end reads them
-MOST_WORDS = "最多 最高 最长 最大 上限 封顶 maximum highest longest largest"
+MOST_WORDS = "最多 最高 最长 最大 上限 封顶 限额 maximum highest longest largest"
 LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
 # ("add up to": what a sum reaches at most, its verb a word of the bound, not of what is asked; not "up to" a place,
 # "drive up to Vancouver")
-BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|oldest|"
+# (a 限额 is the most of what it limits: "年度医疗救助限额"; an English "limit" is read so by a search alone, MOST_WORDS:
+# a document writes it of what is no end, "time limit", "Limits and conditions")
+BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|限额|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|oldest|"
                         r"(?:add(?:s|ed|ing)?\s+)?up\s+to(?!\s+(?-i:[A-Z]))|"
                         r"caps?|capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
 BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|youngest|floor|"
@@ -262,8 +267,9 @@ UNIT_MARKS = {
     "area": re.compile(r"平方|平米|面积|㎡|\b(?:square|sq\.?|acres?|hectares?|area)\b", re.IGNORECASE),
     "weight": re.compile(r"公斤|千克|吨|重量|\b(?:kg|kilograms?|lbs?|tonnes?|weight)\b", re.IGNORECASE),
     "volume": re.compile(r"立方|\b(?:ccf|gallons?|lit(?:er|re)s?|cubic|volume)\b", re.IGNORECASE),
+    "count": re.compile(r"次|\b(?:times|number\s+of)\b", re.IGNORECASE),
 }
-ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣)(?:付|偿|销|助|到|放|取|纳|还|除)?多少(?![个天日周月年岁次人件小])|"
+ASKED_PAYMENT = re.compile(r"(?:给|付|赔|报|补|拿|发|领|交|缴|退|扣|救)(?:付|偿|销|助|到|放|取|纳|还|除)?多少(?![个天日周月年岁次人件小])|"
                            # "how much" asks an amount unless a noun follows ("how much notice": what notice is
                            # given in), which is then the measure asked
                            r"\bhow\s+much\b(?=\s*(?:[?.,;!]|$|(?:do|does|did|is|are|was|were|will|would|can|could|"
@@ -302,6 +308,8 @@ HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\
 # "what percentage"): 多长时间 asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks
 # of; 百分之几 names no 百分 of it
 HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少")
+# … as is one asking whether ("总金额有没有上限", "能不能报"): 没有 is no word of what it asks
+WHETHER_PHRASES_ZH = re.compile(r"有没有|有无|是否|可不可以|" + A_NOT_A)
 # A value a change replaced: its table column's header names the former rule ("原规定（V3.2）", "Previous rate"), or a
 # clause names it as what the change is from ("由相当于2个月租金降为相当于1个月租金", "increased from $40 to $45")
 # a section a note marks as no longer in force ("附件15 2019版办法所附职业资格证书目录（已废止，仅供参照）", "Schedule 3
@@ -423,7 +431,9 @@ PERIODS_ZH = (
 QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少几分别哪些什么吗呢")
 # Words a Chinese question narrates with, as an English one with "after", "before", "back" (QUESTION_FILLER_EN): when
 # ("出差回来以后", "退休之前"), not what ("以后" a formal document hardly writes is no rare word of what is asked)
-NARRATION_ZH = frozenset({"以后", "之后", "以前", "之前", "以来", "回来", "回去", "听说"})
+NARRATION_ZH = frozenset({"以后", "之后", "以前", "之前", "以来", "回来", "回去", "听说",
+                          # (… and if, as English "if": "如果2025年3月就去递交申请")
+                          "如果", "假如", "要是", "万一"})
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.

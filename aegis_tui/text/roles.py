@@ -98,11 +98,12 @@ _PHONE_WORDS = re.compile(r"(?:\b(?:call|phone|telephone|tel|fax|hotline|dial|co
                           r"[^\n\d]{0,24}?(?P<number>\+?\(?\d[\d ()-]{5,}\d)", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 _LINE_NUMBER = re.compile(r"^[ \t\u3000]*(?:#{1,6}[ \t]+|[-*+>][ \t]+)?(\d+(?:\.\d+)*)(?:[.、)）]|(?=[ \t\u3000]))")
-_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机|附件|附表|附录)[\s:：]*$")
+_BEFORE_WORD = re.compile(r"([A-Za-z.§#]+(?:/[A-Za-z]+)?|编号|电话|热线|传真|手机|附件|附表|附录|注)[\s:：]*$")
 _SECTION_BEFORE = {"section", "sec.", "article", "art.", "§", "clause", "chapter", "part", "item", "paragraph", "para.",
                    "para", "rule", "schedule", "annex", "appendix", "page", "p.", "step", "level", "tier", "grade",
                    "phase", "table", "figure", "fig.", "line", "levels", "tiers", "grades", "phases", "stage", "stages",
-                   "附件", "附表", "附录"}  # (an appendix's number: "符合附件1规定的准入标准")
+                   "附件", "附表", "附录",  # (an appendix's number: "符合附件1规定的准入标准")
+                   "注", "note", "notes"}  # (… and a note's: "| 见注2 |", "see Note 3")
 # the second and later numbers of a list after such a word: "Classes 2 and 3", "Severity 1, 2 or 3"
 _LISTED_AFTER_WORD = re.compile(r"([A-Za-z.§#]+)\s+\d+(?:\s*,\s*\d+)*\s*(?:,|\band\b|\bor\b|\bto\b|\bthrough\b|-|–)\s*$",
                                 re.IGNORECASE)
