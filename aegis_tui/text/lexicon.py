@@ -239,9 +239,9 @@ MOST_WORDS = "最多 最高 最长 最大 上限 封顶 限额 maximum highest l
 LEAST_WORDS = "最少 最低 最短 最小 下限 minimum lowest shortest smallest"
 # ("add up to": what a sum reaches at most, its verb a word of the bound, not of what is asked; not "up to" a place,
 # "drive up to Vancouver")
-# (a 限额 is the most of what it limits: "年度医疗救助限额"; an English "limit" is read so by a search alone, MOST_WORDS:
-# a document writes it of what is no end, "time limit", "Limits and conditions")
-BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|限额|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|oldest|"
+# (a 限额 is read as the most by a search alone, MOST_WORDS: a label "年度救助的限额" read as the most had outweighed the
+# 报销比例 a question asked beside its 封顶线)
+BOUND_MOST = re.compile(r"最多|最高|最长|最大|上限|封顶|不超过|不得超过|\b(?:most|maximum|max|highest|longest|largest|oldest|"
                         r"(?:add(?:s|ed|ing)?\s+)?up\s+to(?!\s+(?-i:[A-Z]))|"
                         r"caps?|capped|ceiling|no\s+more\s+than)\b", re.IGNORECASE)
 BOUND_LEAST = re.compile(r"最少|最低|最短|最小|下限|不低于|不少于|至少|\b(?:least|minimum|min|lowest|shortest|smallest|youngest|floor|"
