@@ -1292,13 +1292,19 @@ def _straddled(doc: Document, question: str, at: int) -> bool:
     return bounds is not None and bounds[1] is not None and _both_sides(doc, question, bounds[1] + timedelta(days=1))
 
 
+def _straddling(question: str, doc: Document) -> set[str]:
+    """The members moved on a day of their own whose day the question asks of both sides of (_straddled)."""
+    return {m for members in formerly_by_members(doc).values() for m, at in members.items()
+            if _straddled(doc, question, at)}
+
+
 def classes_then_and_now(question: str, doc: Document) -> tuple[set[str], set[str]]:
     """For a question giving days either side of the change (_both_sides; or of the day a member's own move took
     effect) about a member the change moved (芦花村, 三类 before 1 April 2025 and 二类 since): the names only its former
     classification places it in, and those only the current one does; empty sets otherwise."""
-    both = _both_sides(doc, question)
     if not find_dates(question):
         return set(), set()
+    both = _both_sides(doc, question)
     defined = defined_by_members(doc)
     everyone = _everyone(defined) | _everyone(formerly_by_members(doc))
     was, now = set(), set()
@@ -1356,12 +1362,11 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     # days either side of a change place it in both, its former class and its current one)
     # (… or either side of the day its own move took effect)
     either = _both_sides(doc, question)
-    moved_at = {m: at for members in formerly_by_members(doc).values() for m, at in members.items()}
+    straddling = _straddling(question, doc)
     everyone = _everyone(defined)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(question, member, everyone))
-             and (either or member in moved_at and _straddled(doc, question, moved_at[member])
-                  or _tells(doc, defined, name, member))}
+             and (either or member in straddling or _tells(doc, defined, name, member))}
     whole = _named_whole(question, {member for _, member in spans})
     for name, member in spans:
         if member in whole:
@@ -1469,12 +1474,12 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
     the question names no member of it."""
     defined = members_asked(question, doc)
     either = _both_sides(doc, question)
-    moved_at = {m: at for members in formerly_by_members(doc).values() for m, at in members.items()}
+    straddling = _straddling(question, doc)
     # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
     # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
     everyone = _everyone(defined)
     asked = [m for m in defined.get(name, set()) if _spans(question, m, everyone)
-             and (either or m in moved_at and _straddled(doc, question, moved_at[m]) or _tells(doc, defined, name, m))]
+             and (either or m in straddling or _tells(doc, defined, name, m))]
     if not asked:
         return None
     member = max(asked, key=lambda m: (len(m), max(_spans(question, m, everyone))))
@@ -1789,16 +1794,16 @@ def _measured_by_row(table) -> bool:
             and any(len(dims(cells)) > 1 for cells in columns.values()))
 
 
-def _references(table, row: int):
-    """What of a text's parentheses names another row of a table, whole ("(part of the vet fees limit)" beside "Vet
-    fees"): a function of the text."""
+def _unreferenced(table, row: int):
+    """A function of a text giving it without the parentheses that name another row of a table, whole ("(part of the
+    vet fees limit)" beside "Vet fees")."""
     others = [h.casefold() for r in range(table.header_rows, len(table.rows)) if r != row
               and len(h := PARENTHESIS.sub("", table.row_header(r)).strip()) >= 2]
 
-    def find(text: str) -> list[str]:
-        return [m.group() for m in PARENTHESIS.finditer(text)
-                if any(re.search(rf"(?<!\w){re.escape(o)}(?!\w)", m.group().casefold()) for o in others)]
-    return find
+    def strip(text: str) -> str:
+        return PARENTHESIS.sub(lambda m: " " if any(re.search(rf"(?<!\w){re.escape(o)}(?!\w)", m.group().casefold())
+                                                    for o in others) else m.group(), text)
+    return strip
 
 
 
@@ -1822,26 +1827,18 @@ def _sides(f: IndexedFact, doc: Document, spelled: dict[str, set[str]] | None = 
     offset = key_offset(f.key)
     found = doc.structure.cell_at(offset) if offset is not None else None
     caption = title_of(found[0].caption) if found is not None else ""
-    who = _stemmed(f.fact.subject)
     # (what a cell's subject says in parentheses of another row of its table is a reference, named only as its clause
     # names it: "Complementary treatment (part of the vet fees limit)" beside the row "Vet fees" is no vet fees limit;
     # not what tells its row apart, "Monthly dues (12-month contract)", "Band A (London)")
-    references = _references(found[0], found[1].row) if found is not None else lambda text: []
-    if asides := references(f.fact.subject):
-        bare = f.fact.subject
-        for a in asides:
-            bare = bare.replace(a, " ")
-        who = _stemmed(bare)
+    unreferenced = _unreferenced(found[0], found[1].row) if found is not None else (lambda text: text)
+    who = _stemmed(unreferenced(f.fact.subject))
     if found is not None:
         add(found[0].column_header(found[1].col), 1.0)  # with the parentheses a label drops: "(no contract)"
         if _rows_measure(doc, found[0]):
             # a table measuring along its rows says what a cell is by its row ("Group class credits per month") and
             # whom it is of by its column ("Plus")
             # (a reference to another row in its parentheses is none of what it is, as its subject's is not)
-            row = found[0].row_header(found[1].row)
-            for a in references(row):
-                row = row.replace(a, " ")
-            add(row, 1.0)
+            add(unreferenced(found[0].row_header(found[1].row)), 1.0)
             who = _stemmed(found[0].column_header(found[1].col))
     # (a table whose columns are classes of a series, "| 伤残等级 | 一类地区 | 二类地区 | 三类地区 |", gives one measure
     # across them: its caption's title, or its article's, says what each cell is, as a column header would)
