@@ -88,8 +88,9 @@ FORMAT = 1
 # alike are labelled by their captions' names, "Grades 4 and 5 — Maximum Company matching contribution from 1 April 2025";
 # a numbered caption may run to 120 characters; a title loses the dash after its number, "Part 4 — Company
 # contributions" → Company contributions; a column giving each row's member of a series by its number, "| Grade |"
-# over "4", holds no values)
-LABELS = 40
+# over "4", holds no values; 41: a column of codes, one to a row, labels the rows, and so do the names right of it, "| 甲类 |
+# J02 | 尿毒症透析治疗（…） | 70,000元 |" → 甲类 J02 尿毒症透析治疗（…）, where every 甲类 row had been labelled 甲类 alone)
+LABELS = 41
 
 
 def default_cache_dir() -> Path:

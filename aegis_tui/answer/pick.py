@@ -30,6 +30,7 @@ from ..text.lexicon import (
     CJK_RANGE,
     CLITICS_EN,
     CONJUNCTIONS_ZH,
+    DEFINED_AS_COLON_ZH,
     DEFINED_AS_ZH,
     DEFINED_BY_GROUPS_ZH,
     DEFINED_BY_LIST_EN,
@@ -221,6 +222,9 @@ def _stemmed(text: str) -> set[str]:
         text, found = pattern.subn(" ", text)
         if found:
             out.add(name)
+    # (a count of one thing the asker narrates, "换一辆纯电动的小轿车", "买两台空调": no word of what it asks, nor is the pair
+    # it makes with the word before it, 换一)
+    text = _COUNTED_THINGS_ZH.sub(" ", text)
     for t in terms(text):
         if not t.isascii():
             # (院的, 线和, 我家: no word of their own)
@@ -249,6 +253,8 @@ def _stemmed(text: str) -> set[str]:
     return out
 
 
+_COUNTED_THINGS_ZH = re.compile(r"(?<![统同唯第万单零〇一二两三四五六七八九十百千\d])[一两二三四五六七八九十]\s*"
+                                r"(?:个(?!月)|辆|台(?!账)|件(?!事)|套|张|份|位|名(?![称额单])|部(?![门分署])|只)")
 COUNTED_ZH = re.compile(rf"[{''.join(sorted(NUMERALS_ZH))}半这那每]个|个月")  # (a count and its measure word)
 
 
@@ -379,6 +385,23 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
                   *DEFINED_BY_LIST_ZH.finditer(doc.text)]:
             name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
             members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
+            out.setdefault(name, set()).update(members)
+        words = [k for ks in _table_keys(doc).values() for k in ks]
+        # (a definitions list's term, its members without their asides: "新能源乘用车：指纯电动乘用车、插电式混合动力（含增程式）
+        # 乘用车和燃料电池乘用车")
+        for m in DEFINED_AS_COLON_ZH.finditer(PARENTHESIS.sub("", doc.text)):
+            # (things, not a sentence's clauses: "乘用车：指设计和制造上用于载客的汽车" defines by what it is, no members)
+            members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
+            if len(members) < 2 or any(_CLAUSE_WORDS_ZH.search(x) for x in members):
+                continue
+            name = m.group("name")
+            # (members each the name's head with words of their own before it are named by those words too, three
+            # characters at least: 纯电动 of 纯电动乘用车, where 新能源乘用车 is defined; not words a header of the tables
+            # holds, 城镇 of 城镇职工, nor two, 本市 of 本市户籍人员)
+            head = next((name[i:] for i in range(0, len(name) - 1)
+                         if all(x.endswith(name[i:]) and len(x) - len(name) + i >= 2 for x in members)), "")
+            members |= {short for x in members if head and len(short := x[:-len(head)]) >= 3
+                        and not any(short in k for k in words)}
             out.setdefault(name, set()).update(members)
         for m in DEFINED_BY_GROUPS_ZH.finditer(doc.text):
             # (each member a name, "渔山县", "江宁高新技术产业开发区", "观澜县（观澜港临港产业园除外）" as 观澜县; a lead naming a
@@ -556,7 +579,12 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
                 if not ((cells := [c.text for c in t.rows[r] if c not in t.label_cells(r)])
                         and any(ch.isdigit() for x in cells for ch in x)
                         and not any(ch.isdigit() for x in cells for ch in _REFERENCE.sub("", x)))]
-        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows]
+        # (a first label column grouping rows that a column of codes identifies, "| 乙类 | Y10 | 帕金森病 | 3,000元 |",
+        # keys them by its groups too)
+        firsts = [t.rows[r][t.row_header_col].text.strip() for r in range(t.header_rows, len(t.rows))
+                  if t.row_header_col < len(t.rows[r])] if t.code_columns() else []
+        groups = sorted(set(firsts)) if len(set(firsts)) < len(firsts) else []
+        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows, *groups]
                  if h and not LISTING_CELL.match(h)]
         return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip()))
                                and m.group() != h.strip() and series_name(m.group(1))})
@@ -757,7 +785,8 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
     # add, what it says in parentheses or after a dash aside: "Zone 2 (Middle Harbour)" names the "Zone 2 — 2025/26"
     # column's Zone 2)
-    naming = {id(c): name for r in body for c in table.rows[r]
+    codes = table.code_columns()  # (a row's code, "| Y10 | 帕金森病 |", is no class it is in)
+    naming = {id(c): name for r in body for c in table.rows[r] if c.col not in codes
               if (name := _category_named(c.text, keys, table.column_header(c.col)) or _member_named(table, c, keys))}
     by_column: dict[int, set[str]] = {}
     for r in body:
@@ -780,6 +809,18 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     labelled = {r: [c for c in cells if _name_like(c.text)] + [c for c in cells if not _name_like(c.text)]
                 for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
+    # (a catalogue whose rows a column of codes identifies, grouped by a first column naming classes another table is
+    # keyed by: "| 乙类 | Y03 | 帕金森病 | 3,000元 |" places 帕金森病 in 乙类, whose 报销比例 a table of figures gives)
+    elsewhere = {k for i, ks in keyed.items() if i != table.index for k in ks} if codes else set()
+    for r in body if elsewhere else ():
+        head = table.rows[r][table.row_header_col] if table.row_header_col < len(table.rows[r]) else None
+        name = next((c for c in table.label_cells(r) if c is not head and c.col not in codes and id(c) not in naming
+                     and _name_like(PARENTHESIS.sub("", c.text))), None)
+        # (the row's one thing, named without its aside: "尿毒症透析治疗（血液透析、腹膜透析）" is 尿毒症透析治疗)
+        thing = PARENTHESIS.sub("", name.text).strip() if name is not None else ""
+        if head is not None and 2 <= len(thing) <= 20 and not any(ch.isdigit() for ch in thing) \
+                and naming.get(id(head)) in elsewhere:
+            out.setdefault(naming[id(head)], set()).add(thing)
     for r, cells in labelled.items():
         # (a cell under a header saying its cells are categories names the row's first: "| 澜州市第三人民医院 | 南浦区 | … |
         # 二级 |" is in 二级 under "医疗机构级别", though 南浦区 heads another table's row; the current category before the
@@ -2257,6 +2298,15 @@ _JOINED_DAYS = re.compile(r"[^，,。；;？?!！]{0,4}?(?:和|与|及|、|\s+(?
                           re.IGNORECASE)
 
 
+# a Chinese accounting year a heading or caption names its figures by ("2025年度各县…汇总表"), and any year written
+_ACCOUNT_YEAR = re.compile(r"((?:19|20)\d\d)\s*年度")
+_YEAR_ZH = re.compile(r"((?:19|20)\d\d)\s*年")
+_CLAUSE_WORDS_ZH = re.compile(r"的|或者|用于|以上|以下|是")
+# (a date of the asker's life, not of the case the rules apply to: "1962年出生", "2010年开始在江北区参保")
+_LIFE_EVENT_ZH = re.compile(r"[^，。？！,.?!]{0,6}?(?:出生|生人|参保|参加工作|入职|开始)")
+_NOW = re.compile(r"现在|目前|如今|\b(?:now|currently|at\s+present)\b", re.IGNORECASE)
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -2526,6 +2576,21 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                      and (own := named_years(" ".join(period_scopes(doc, at, title=False)))) and not own & spans
                      and not named_years(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} "
                                          f"{by_key[k].fact.source_text}") & spans}
+    # … or one whose column, caption or heading names only other accounting years than the question's case is in
+    # ("附件10 2025年度各县…待遇标准汇总表", asked "2024年那时候…基础养老金一个月是多少钱")
+    # (the years of the case's days only, a date the document's rules can be in force on, not a birth or a first
+    # contribution's, "我1962年出生", "2010年开始参保"; the accounting years the question names itself too, "2024年度…
+    # 清算金额"; none where the question asks of now, "现在…每月多少")
+    force = in_force(doc)
+    years = {y for d in case_dates if (force is None or d.first.year > force.year - CASE_YEARS)
+             and not _LIFE_EVENT_ZH.match(question, d.end) for y in range(d.first.year, d.last.year + 1)}
+    if years and not _NOW.search(question):
+        years |= {int(y) for y in _ACCOUNT_YEAR.findall(question)}
+        elsewhen |= {k for k in named if (at := key_offset(k)) is not None
+                     and (own := _ACCOUNT_YEAR.findall(" ".join(period_scopes(doc, at, title=False))))
+                     and not {int(y) for y in own} & years
+                     and not {int(y) for y in _YEAR_ZH.findall(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} "
+                                                               f"{by_key[k].fact.source_text}")} & years}
     named -= former | later | elsewhen
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a

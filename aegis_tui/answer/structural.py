@@ -305,7 +305,8 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
     ev = table_evidence(ctx.document, table, cell)
     row = header_name(table.row_header(cell.row))
     rows = [header_name(h) for h in table.row_headers()]
-    if not table.is_label(cell.col) and row and not identifies(label, row, rows):
+    if not table.is_label(cell.col) and row and not identifies(label, row, rows) and not _names_own_cell(label, table,
+                                                                                                     cell.row):
         # which other row the fact names (pairwise only for tables of modest size: it is quadratic)
         other = next((r for r in rows if r != row and (names(label, r) if len(rows) > PAIRWISE_LIMIT else
                                                           identifies(label, r, rows))), "")
@@ -337,6 +338,26 @@ def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
                                f"but '{ctx.fact.object_value}' stands in table {table.index + 1} ('{mine}')", ev)
     return CheckResult("table_binding", True, f"'{ctx.fact.object_value}' is the cell of row '{row}' and "
                        f"{how} in table {table.index + 1}", ev)
+
+
+def _names_own_cell(label: str, table: Table, row: int) -> bool:
+    """Whether a label names in full a label cell of the row that no other row has in its column, and no other row's
+    cell of that column: "尿毒症透析治疗（血液透析、腹膜透析）" names its row of "| 甲类 | J02 | 尿毒症透析治疗（…） |" without its
+    class and code, whatever characters its aside shares with another row's name."""
+    body = range(table.header_rows, len(table.rows))
+    cells = table.label_cells(row)
+
+    def column(col: int) -> list[str]:
+        return [header_name(r[col].text) for r in (table.rows[i] for i in body) if col < len(r)]
+
+    for cell in cells:
+        own = header_name(cell.text)
+        if own and column(cell.col).count(own) == 1 and names(label, own) \
+                and not any(o != own and o and names(label, o) for o in column(cell.col)):
+            # (… and names no other row's label in another label column: "Zone 2 Hilltop" of the Zone 1 row)
+            return not any(o and o != header_name(other.text) and names(label, o)
+                           for other in cells if other is not cell for o in column(other.col))
+    return False
 
 
 def _shares_words(label: str, frame: str) -> bool:

@@ -73,6 +73,10 @@ QUESTION_WORDS = re.compile(r"百分之几|多少|多[大高长久]|什么|(?<![
 # thing it is a case of (城市)
 # A name a document defines by listing its members ("一类城市是指北京、上海、广州、深圳"), up to the clause's end
 DEFINED_AS_ZH = re.compile(r"(?P<name>[\u4e00-\u9fff]{2,8})(?:是指|系指|指)(?P<members>[\u4e00-\u9fff]{2,8}(?:[、，,和及与][\u4e00-\u9fff]{2,8}){1,20})(?=[；;。]|$)")
+# … or as a term a definitions list defines, after its colon, by longer members ("2. 新能源乘用车：指纯电动乘用车、插电式混合动力
+# 乘用车和燃料电池乘用车。", its asides left out)
+DEFINED_AS_COLON_ZH = re.compile(r"(?m)(?:^|[\s*])(?P<name>[\u4e00-\u9fff]{2,8})[：:](?:是指|系指|指)(?P<members>[\u4e00-\u9fff]{2,12}"
+                                 r"(?:[、和及与][\u4e00-\u9fff]{2,12}){1,20})(?=[；;。]|$)")
 # … or by naming its members in a parenthesis after it ("中心城区（含清河区、湖滨区、高新区）", "远郊区县（包括北山县、临江县）")
 INCLUDES_ZH = re.compile(r"(?P<name>(?:(?!的)[\u4e00-\u9fff]){2,8})[（(](?:含|包括|包含)(?P<members>[\u4e00-\u9fff]{2,8}"
                          r"(?:[、，,和及与][\u4e00-\u9fff]{2,8}){0,20})(?:等)?[)）]")
@@ -307,7 +311,7 @@ HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\
 # … and Chinese phrases asking how long, when or what share, which English asks by filler words ("how long", "when",
 # "what percentage"): 多长时间 asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks
 # of; 百分之几 names no 百分 of it
-HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少")
+HOW_PHRASES_ZH = re.compile(r"多长时间|多少时间|多长|多久|什么时候|何时|百分之几|百分之多少|多少块钱|多少钱")
 # … as is one asking whether ("总金额有没有上限", "能不能报"): 没有 is no word of what it asks
 WHETHER_PHRASES_ZH = re.compile(r"有没有|有无|是否|可不可以|" + A_NOT_A)
 # A value a change replaced: its table column's header names the former rule ("原规定（V3.2）", "Previous rate"), or a
@@ -433,7 +437,9 @@ QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("�
 # ("出差回来以后", "退休之前"), not what ("以后" a formal document hardly writes is no rare word of what is asked)
 NARRATION_ZH = frozenset({"以后", "之后", "以前", "之前", "以来", "回来", "回去", "听说",
                           # (… and if, as English "if": "如果2025年3月就去递交申请")
-                          "如果", "假如", "要是", "万一"})
+                          "如果", "假如", "要是", "万一",
+                          # (… and when the narrated case was: "2024年那时候", "当时")
+                          "时候", "当时"})
 # Units of a name (see entities.units) that do not tell one list item from another ("up to", "will be").
 FUNCTION_UNITS = FUNCTION_ZH | frozenset("至每其该") | {"up", "be", "will", "shall", "may", "can"}
 # Where a subject's CJK modifiers end, reading leftwards: punctuation, function characters, conjunctions.

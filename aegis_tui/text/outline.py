@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from .lexicon import CJK, NOT_IN_TITLE_EN, NOT_LAST_IN_TITLE_EN, is_cjk
-from .structure import Block, Cell, Heading, Structure, Table
+from .structure import CODE, Block, Cell, Heading, Structure, Table
 
 # ---- line patterns ------------------------------------------------------------------------------------------
 _CN_NUM = "零〇一二两三四五六七八九十百千"
@@ -398,6 +398,9 @@ def _wordy(text: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}", text)) >= 2 or len(CJK.findall(text)) >= 3
 
 
+_BARE_NUMBER = re.compile(r"[\d,.\s%]+")  # (a figure whose unit its header gives, "| 3000 |" under "年度限额（元）")
+
+
 def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
     """The word columns right after the row-header column that label rows too ("Employee Only | In-network |
     $1,250"): no digits in any body cell (or in at most half, as words of a name holding a figure of another kind than
@@ -414,17 +417,30 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
         return {m.quantity.dimension for r in body for c in cols if c < len(r)
                 for m in find_quantities(r[c].text)} - {"number"}
 
+    coded = False
     for col in range(first + 1, width - 1):
+        after_code, coded = coded, False
         texts = [r[col].text for r in body if col < len(r) and r[col].text]
         figured = [t for t in texts if any(ch.isdigit() for ch in t)]
         # (a column of names, some with a figure of another kind in their words, "Fire lane or within 15 feet of a
         # fire hydrant" beside fines, names its rows as well)
         # (… or a column of cases, some as ranges and some as names: "Ages 8–12", "Age 65 and over", "Teachers and
         # childcare providers"; the names holding figures at most half)
+        if len(texts) >= 2 and len(set(texts)) == len(texts) and all(CODE.fullmatch(t.strip()) for t in texts) \
+                and not kinds([col]):
+            # a column of codes, one to a row ("| 甲类 | J02 | 尿毒症透析治疗 |"): the names right of it label the rows
+            # too (not a grade some rows share, "| Site Operative | G1 | Band 1 |")
+            out.append(col)
+            coded = True
+            continue
         bounded = {t for t in texts if interval(t) is not None}
         loose = [t for t in figured if t not in bounded]
         named = figured and len(loose) * 2 <= len(texts) and all(_wordy(t) or t in bounded for t in texts) \
             and not kinds([col]) & kinds(range(col + 1, width))
+        # (the names beside a column of codes are names, however short some are and whatever figures a few hold:
+        # "| J06 | 癫痫 |", "| Y03 | 高血压病（1级，无靶器官损害） |"; not a column of limits, some bare figures, "| 3000 |")
+        named = named or after_code and len(loose) * 2 <= len(texts) and not kinds([col]) \
+            and not any(_BARE_NUMBER.fullmatch(t.strip()) for t in texts)
         if not texts or len(set(texts)) < 2 or figured and not named and not all(t in bounded for t in texts):
             break
         out.append(col)

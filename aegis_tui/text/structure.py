@@ -38,6 +38,8 @@ class Cell:
     col: int
 
 
+# a code naming a row ("J02", "MZ001", "YS-0301", "B7.1"): letters then a number
+CODE = re.compile(r"[A-Za-z]{1,4}[-.]?\d{1,4}(?:[.-]\d{1,3})?[A-Za-z]?")
 _NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
 
 
@@ -70,6 +72,17 @@ class Table:
         body = self.rows[self.header_rows:]
         return {c for c in range(width) if _NUMBERING_HEADER.match(header := self.column_header(c).strip())
                 or series_name(header) and body and all(c < len(r) and r[c].text.strip().isdigit() for r in body)}
+
+    def code_columns(self) -> set[int]:
+        """The row-label columns of codes, one to a row ("| J02 | 尿毒症透析治疗 |", "| MZ001 |"): they identify a row,
+        they name no class of it."""
+        body = self.rows[self.header_rows:]
+        out = set()
+        for c in self.label_cols:
+            texts = [r[c].text.strip() for r in body if c < len(r) and r[c].text.strip()]
+            if len(texts) >= 2 and len(set(texts)) == len(texts) and all(CODE.fullmatch(t) for t in texts):
+                out.add(c)
+        return out
 
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
