@@ -386,7 +386,8 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
             name = re.sub(r"^.*?所称", "", m.group("name"))  # (本办法所称…)
             members = {x.strip() for x in MEMBER_SEPARATORS_ZH.split(m.group("members")) if len(x.strip()) >= 2}
             out.setdefault(name, set()).update(members)
-        words = [k for ks in _table_keys(doc).values() for k in ks]
+        keyed = _table_keys(doc)
+        keys = [k for ks in keyed.values() for k in ks]
         # (a definitions list's term, its members without their asides: "新能源乘用车：指纯电动乘用车、插电式混合动力（含增程式）
         # 乘用车和燃料电池乘用车")
         for m in DEFINED_AS_COLON_ZH.finditer(PARENTHESIS.sub("", doc.text)):
@@ -401,7 +402,7 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
             head = next((name[i:] for i in range(0, len(name) - 1)
                          if all(x.endswith(name[i:]) and len(x) - len(name) + i >= 2 for x in members)), "")
             members |= {short for x in members if head and len(short := x[:-len(head)]) >= 3
-                        and not any(short in k for k in words)}
+                        and not any(short in k for k in keys)}
             out.setdefault(name, set()).update(members)
         for m in DEFINED_BY_GROUPS_ZH.finditer(doc.text):
             # (each member a name, "渔山县", "江宁高新技术产业开发区", "观澜县（观澜港临港产业园除外）" as 观澜县; a lead naming a
@@ -430,8 +431,6 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
         for m in DEFINED_BY_LIST_EN.finditer(doc.text):  # ("Bayview (headquarters)" is Bayview)
             members = {re.sub(r"\s*\(.*\)$", "", x).strip() for x in MEMBER_SEPARATORS_EN.split(m.group("members"))}
             out.setdefault(m.group("name").strip(), set()).update(x for x in members if len(x) >= 2)
-        keyed = _table_keys(doc)
-        keys = [k for ks in keyed.values() for k in ks]
         for m in NAMED_THEN_INCLUDES_ZH.finditer(doc.text):
             # (a class a table of figures is keyed by, "| 丙类 | 4个月 | 6个月 |"; each member between semicolons, of one
             # of its parts the long ones, a short one before 、 sharing the last's head: "前臂、小腿、上臂、大腿截肢")
@@ -2238,11 +2237,17 @@ def _before_in_force(doc: Document, dates: list[Dated]) -> bool:
     return when is not None and when.last < force
 
 
+def _case_days(dates: list[Dated], force) -> list[Dated]:
+    """The dates a question gives that can be days of its case: within a decade before the day the document takes
+    effect (not a birth date), any where that day is unknown."""
+    return [d for d in dates if force is None or d.first.year > force.year - CASE_YEARS]
+
+
 def _case_day(dates: list[Dated], force) -> Dated | None:
     """The day of the question's case among the dates it gives: the first within a decade of the day the document
     takes effect (not a birth date), a month or a day before a year given alone ("I joined in 2019 and my leave
     started on 3 March 2025": 3 March 2025)."""
-    days = [d for d in dates if force is None or d.first.year > force.year - CASE_YEARS]
+    days = _case_days(dates, force)
     return next((d for d in days if (d.first.month, d.first.day, d.last.month, d.last.day) != (1, 1, 12, 31)),
                 next(iter(days), None))
 
@@ -2258,7 +2263,7 @@ def _both_sides(doc: Document, question: str, pivot=None) -> bool:
     force = pivot or in_force(doc)
     if force is None:
         return False
-    days = [d for d in find_dates(question) if d.first.year > force.year - CASE_YEARS]
+    days = _case_days(find_dates(question), force)
     before, after = [d for d in days if d.last < force], [d for d in days if d.first >= force]
     if not (before and after):
         return False
@@ -2544,7 +2549,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         """Whether a day of the question's case is in a period (not by a birth date, a decade or more before it);
         None where it gives none."""
         ref = bounds[0] or bounds[1]
-        days = [d for d in asked_days if d.first.year > ref.year - CASE_YEARS]
+        days = _case_days(asked_days, ref)
         return any((bounds[0] is None or bounds[0] <= d.last) and (bounds[1] is None or d.first <= bounds[1])
                    for d in days) if days else None
 
@@ -2581,9 +2586,8 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (the years of the case's days only, a date the document's rules can be in force on, not a birth or a first
     # contribution's, "我1962年出生", "2010年开始参保"; the accounting years the question names itself too, "2024年度…
     # 清算金额"; none where the question asks of now, "现在…每月多少")
-    force = in_force(doc)
-    years = {y for d in case_dates if (force is None or d.first.year > force.year - CASE_YEARS)
-             and not _LIFE_EVENT_ZH.match(question, d.end) for y in range(d.first.year, d.last.year + 1)}
+    years = {y for d in _case_days(case_dates, in_force(doc)) if not _LIFE_EVENT_ZH.match(question, d.end)
+             for y in range(d.first.year, d.last.year + 1)}
     if years and not _NOW.search(question):
         years |= {int(y) for y in _ACCOUNT_YEAR.findall(question)}
         elsewhen |= {k for k in named if (at := key_offset(k)) is not None

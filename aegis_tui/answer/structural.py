@@ -347,16 +347,15 @@ def _names_own_cell(label: str, table: Table, row: int) -> bool:
     body = range(table.header_rows, len(table.rows))
     cells = table.label_cells(row)
 
-    def column(col: int) -> list[str]:
-        return [header_name(r[col].text) for r in (table.rows[i] for i in body) if col < len(r)]
-
+    column = {c.col: [header_name(r[c.col].text) for r in (table.rows[i] for i in body) if c.col < len(r)]
+              for c in cells}
     for cell in cells:
         own = header_name(cell.text)
-        if own and column(cell.col).count(own) == 1 and names(label, own) \
-                and not any(o != own and o and names(label, o) for o in column(cell.col)):
+        if own and column[cell.col].count(own) == 1 and names(label, own) \
+                and not any(o != own and o and names(label, o) for o in column[cell.col]):
             # (… and names no other row's label in another label column: "Zone 2 Hilltop" of the Zone 1 row)
             return not any(o and o != header_name(other.text) and names(label, o)
-                           for other in cells if other is not cell for o in column(other.col))
+                           for other in cells if other is not cell for o in column[other.col])
     return False
 
 

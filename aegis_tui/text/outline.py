@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 
 from .lexicon import CJK, NOT_IN_TITLE_EN, NOT_LAST_IN_TITLE_EN, is_cjk
-from .structure import CODE, Block, Cell, Heading, Structure, Table
+from .structure import Block, Cell, Heading, Structure, Table, codes
 
 # ---- line patterns ------------------------------------------------------------------------------------------
 _CN_NUM = "零〇一二两三四五六七八九十百千"
@@ -426,8 +426,7 @@ def _label_cols(body: list[list[Cell]], first: int) -> tuple[int, ...]:
         # fire hydrant" beside fines, names its rows as well)
         # (… or a column of cases, some as ranges and some as names: "Ages 8–12", "Age 65 and over", "Teachers and
         # childcare providers"; the names holding figures at most half)
-        if len(texts) >= 2 and len(set(texts)) == len(texts) and all(CODE.fullmatch(t.strip()) for t in texts) \
-                and not kinds([col]):
+        if codes(texts) and not kinds([col]):
             # a column of codes, one to a row ("| 甲类 | J02 | 尿毒症透析治疗 |"): the names right of it label the rows
             # too (not a grade some rows share, "| Site Operative | G1 | Band 1 |")
             out.append(col)

@@ -40,6 +40,13 @@ class Cell:
 
 # a code naming a row ("J02", "MZ001", "YS-0301", "B7.1"): letters then a number
 CODE = re.compile(r"[A-Za-z]{1,4}[-.]?\d{1,4}(?:[.-]\d{1,3})?[A-Za-z]?")
+
+
+def codes(texts: list[str]) -> bool:
+    """Whether a column's body texts are codes, one to a row (not a grade some rows share, "G1", "G1", "G2")."""
+    return len(texts) >= 2 and len(set(texts)) == len(texts) and all(CODE.fullmatch(t.strip()) for t in texts)
+
+
 _NUMBERING_HEADER = re.compile(r"^(?:序号|编号|no\.?|nr\.?|#|item|s/n)$", re.IGNORECASE)
 
 
@@ -77,12 +84,7 @@ class Table:
         """The row-label columns of codes, one to a row ("| J02 | 尿毒症透析治疗 |", "| MZ001 |"): they identify a row,
         they name no class of it."""
         body = self.rows[self.header_rows:]
-        out = set()
-        for c in self.label_cols:
-            texts = [r[c].text.strip() for r in body if c < len(r) and r[c].text.strip()]
-            if len(texts) >= 2 and len(set(texts)) == len(texts) and all(CODE.fullmatch(t) for t in texts):
-                out.add(c)
-        return out
+        return {c for c in self.label_cols if codes([r[c].text.strip() for r in body if c < len(r) and r[c].text.strip()])}
 
     def column_header(self, col: int) -> str:
         """The header text of a column, header rows joined with " / " ("" when the table has none)."""
