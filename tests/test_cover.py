@@ -2081,13 +2081,15 @@ def test_a_cap_asks_for_the_most():
     assert named_ends("What is the nightly lodging rate?") == set()
 
 
-def choose_noting_skips(question: str, doc: Document, facts) -> tuple[set[str], list]:
-    """The values choose keeps for a question, and the (facts, reason) it skipped."""
+def choose_noting_skips(question: str, doc: Document, facts, contexts: dict[str, str] | None = None
+                        ) -> tuple[set[str], list]:
+    """The values choose keeps for a question, and the (facts, reason) it skipped; contexts: each fact's evidence as
+    the model saw it, by key (none by default)."""
     from aegis_tui.answer.pick import choose
 
     skipped: list = []
     job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
-    return {f.fact.object_value for f in choose(job, doc, list(facts), {})}, skipped
+    return {f.fact.object_value for f in choose(job, doc, list(facts), contexts or {})}, skipped
 
 
 _AREAS_ZH = ("# 物业服务收费办法\n\n## 区域\n\n第五条 区域类别划分如下：\n\n1. 一类区域：海晏区、东津区；\n"

@@ -580,17 +580,33 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
                         and not any(ch.isdigit() for x in cells for ch in _REFERENCE.sub("", x)))]
         # (a first label column grouping rows that a column of codes identifies, "| 乙类 | Y10 | 帕金森病 | 3,000元 |",
         # keys them by its groups too)
-        firsts = [t.rows[r][t.row_header_col].text.strip() for r in range(t.header_rows, len(t.rows))
-                  if t.row_header_col < len(t.rows[r])] if t.code_columns() else []
-        groups = sorted(set(firsts)) if len(set(firsts)) < len(firsts) else []
-        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows, *groups]
+        heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows,
+                             *_catalogue_groups(t)]
                  if h and not LISTING_CELL.match(h)]
         return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip()))
                                and m.group() != h.strip() and series_name(m.group(1))})
 
     # (a cell pointing to another table or part, "Table 6", "附表2", holds no figure)
-    return {t.index: keys(t) for t in doc.structure.tables
-            if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in _REFERENCE.sub("", c.text))}
+    out = {t.index: keys(t) for t in doc.structure.tables
+           if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in _REFERENCE.sub("", c.text))}
+    # (a table whose caption names groups a catalogue's first column sorts rows into is keyed by them, as by a header:
+    # "表4 门诊慢特病（甲类病种）起付标准和报销比例" holds 甲类's rates, "表2 …（乙类、丙类病种）…" 乙类's and 丙类's)
+    groups = {t.index: _catalogue_groups(t) for t in doc.structure.tables}
+    for t in doc.structure.tables:
+        if t.index in out and t.caption:
+            out[t.index] += sorted({g for i, gs in groups.items() if i != t.index for g in gs
+                                    if g not in out[t.index] and _names(t.caption, g)})
+    return out
+
+
+def _catalogue_groups(table) -> list[str]:
+    """The groups a catalogue's first label column sorts its rows into, where a column of codes identifies each row
+    ("| 乙类 | Y10 | 帕金森病 | 3,000元 |": 甲类, 乙类, 丙类); none where no column holds codes or no group holds two rows."""
+    if not table.code_columns():
+        return []
+    firsts = [table.rows[r][table.row_header_col].text.strip() for r in range(table.header_rows, len(table.rows))
+              if table.row_header_col < len(table.rows[r])]
+    return sorted(set(firsts)) if len(set(firsts)) < len(firsts) else []
 
 
 # a reference to a part of the document ("Table 6", "Appendix D2", "Schedule 3", "附表2", "表5", "第三十五条")
@@ -628,7 +644,8 @@ _NOTES_HEADER = re.compile(r"备注|说明|\b(?:notes?|remarks?|comments?)\b", r
 
 
 def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[str, dict[str, int]] | None = None,
-                       classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
+                       classes: dict[tuple[int, int], set[str]] | None = None,
+                     labels: set[str] = frozenset()) -> dict[str, set[str]]:
     """Names a document defines by a table of their members: a table under a heading naming a category that a
     table of figures is keyed by ("### 一、A类紧缺职业（共20个）" over the occupations, a row each, where the 补贴标准
     table has an A类紧缺职业 column; "（一）一类偏远乡镇" over 区县 | 乡镇 rows, the towns listed in a cell), or a table
@@ -655,6 +672,10 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         columns = {t.column_header(c).strip() for t in doc.structure.tables if t.index in keyed and t.index != table.index
                    for c in range(len(t.rows[0]) if t.rows else 0)}
+        # (the names another table of figures labels its rows by, one label cell each: "| Band B | Studio | £205.00 |"
+        # labels rows by Studio as by Band B)
+        labels = {x for t in doc.structure.tables if t.index in keyed and t.index != table.index
+                  for r in range(t.header_rows, len(t.rows)) for c in t.label_cells(r) for x in _aliases(c.text)}
         def was(cell, table=table) -> bool:
             # (a category named in a former classification's column or table: "| 原类别 | 现类别 |", "| Zone 2024/25 |
             # Zone 2025/26 |", "Band (Version 3.1)" beside the current Version 4.0's; superseded reads a header
@@ -675,7 +696,7 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
                 classes[(table.index, -1)] = set()
             continue
         rows = _defined_by_rows(table, keys, keyed, listed, columns, was,
-                                former if former is not None else {}, classes if classes is not None else {})
+                                former if former is not None else {}, classes if classes is not None else {}, labels)
         for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
             out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
@@ -771,14 +792,16 @@ def _key_named(name: str, keys: list[str]) -> str:
 def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset(),
                      columns: set[str] = frozenset(), was=lambda cell: False,
                      former: dict[str, dict[str, int]] | None = None,
-                     classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
+                     classes: dict[tuple[int, int], set[str]] | None = None,
+                     labels: set[str] = frozenset()) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
     it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
     一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
     _one_name_each). keyed: each table of figures' headers (_table_keys); columns: their column headers. A category
     cell was() marks a former classification's places the row's members in former, name → member → the cell's offset,
-    not in the current names returned; classes collects the names each column's cells place rows in."""
+    not in the current names returned; classes collects the names each column's cells place rows in; labels: the
+    label cells of the other tables of figures."""
     out: dict[str, set[str]] = {}
     body = range(table.header_rows, len(table.rows))
     # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
@@ -808,6 +831,16 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     labelled = {r: [c for c in cells if _name_like(c.text)] + [c for c in cells if not _name_like(c.text)]
                 for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
+    listing = _listing_columns(table)
+    # (a column listing what another table of figures labels its rows by, most of its items, lists another dimension
+    # of those rows, no members: "| Band B | Orchard Quarter, Tannery Yard | Standard, En-suite, Studio |" where the
+    # rent table's rows are "| Band B | Studio | £205.00 |")
+    listed_items = {}
+    for r in body:
+        for c in table.rows[r]:
+            if (part := _cell_list(c.text)) or c.col in listing:
+                listed_items.setdefault(c.col, set()).update(_items(part or c.text))
+    dimensions = {col for col, items in listed_items.items() if len(items & labels) * 2 > len(items)}
     # (a catalogue whose rows a column of codes identifies, grouped by a first column naming classes another table is
     # keyed by: "| 乙类 | Y03 | 帕金森病 | 3,000元 |" places 帕金森病 in 乙类, whose 报销比例 a table of figures gives)
     elsewhere = {k for i, ks in keyed.items() if i != table.index for k in ks} if codes else set()
@@ -867,14 +900,35 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                       for x in _items(c.text)}
             _place_row(out, former, placed, heads, then, table.rows[r], naming, now, keys, table)
             continue
-        lists = [part for c in table.rows[r] if (part := _cell_list(c.text))]
+        lists = [part if part else c.text for c in table.rows[r]
+                 if ((part := _cell_list(c.text)) or c.col in listing and c is not cells[0]) and c.col not in dimensions]
+        # (… or the row's other label cell that is a key itself, a code before its name: "| E | Compact SUV | Nissan
+        # Qashqai, Kia Sportage |" where the rates table's rows are "| E | £54 |")
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
-                                     if any(x in k if i == 0 else x == k for k in keys)), "")):
+                                     if any(x in k if i == 0 else x == k for k in keys)), "")
+                      or next((x for c in cells[1:] if not _cell_list(c.text) and c.col not in listing
+                               and len(_items(c.text)) < 2 for x in _aliases(c.text)
+                               if x in keys), "")):
             # (not the columns of a table of figures it lists, "| Cancer | 30 days | Essential Cover, Classic Lifetime,
             # Premier Lifetime |": the plans the row applies to, each a column of its own elsewhere)
             items = {x for cell in lists for x in _items(cell)}
             if (members := items - columns) or not items:
                 out.setdefault(label, set()).update(members)
+    return out
+
+
+def _listing_columns(table) -> set[int]:
+    """The columns whose every body cell lists two things or more, in two rows at least ("| Example models |" over
+    "Nissan Qashqai, Kia Sportage", "Kia Picanto, Hyundai i10"): what a row's one cell lists, LISTING_CELL's three
+    things at least, a column of them says of each row; not a column of figures ("Essential £150, Classic £120": _items
+    lists no amounts), nor of English phrases ("All other hours, weekends, and Holidays": names are capitalised)."""
+    body = table.rows[table.header_rows:]
+    out = set()
+    for col in range(len(table.rows[0]) if len(body) >= 2 else 0):
+        cells = [row[col].text.strip() for row in body if col < len(row)]
+        if len(cells) == len(body) and all(len(items := _items(x)) >= 2 and all(
+                not _latin(y) or y[0].isupper() or y[0].isdigit() for y in items) for x in cells):
+            out.add(col)
     return out
 
 
@@ -1676,9 +1730,12 @@ def _whole_spans(text: str, among: frozenset[str]) -> tuple[tuple[int, int, str]
 
 def _whole_words(text: str, name: str) -> list[tuple[int, int]]:
     """Where a text names a Latin name as whole words, any case (a Chinese character beside it is no letter of its
-    word: "刚考过了PMP，")."""
-    return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_-])", text,
-                                          re.IGNORECASE)]
+    word: "刚考过了PMP，"); nor a suffix saying it is of its kind: "a Nissan Qashqai-type car", "a Ford Focus-sized car")."""
+    return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_]|-(?!{_KIND_SUFFIX}))",
+                                          text, re.IGNORECASE)]
+
+
+_KIND_SUFFIX = r"(?:type|style|sized?|like|class)\b"  # ("Qashqai-type": a name followed by one is still named whole)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -82,6 +82,15 @@ def _allowed(facts: list[FactVerdict]) -> set[Quantity]:
     return allowed
 
 
+def _label_spans(sentence: str, facts: list[FactVerdict]) -> list[tuple[int, int]]:
+    """Where a sentence writes the subjects and predicates of its facts read from table cells, each occurrence: the
+    table's own headers, as the document writes them (not a label the model wrote for a clause, which may carry a
+    number the clause reads otherwise: "3.3 request a credit within")."""
+    labels = {x.strip() for fv in facts if _cell(fv) is not None
+              for x in (fv.fact.subject, fv.fact.predicate) if x.strip()}
+    return [(m.start(), m.end()) for label in labels for m in re.finditer(re.escape(label), sentence)]
+
+
 def _cell(fv: FactVerdict) -> dict | None:
     """The table cell a verified fact was read from (table_binding's evidence), if any."""
     check = fv.check("table_binding")
@@ -215,9 +224,14 @@ class EntityAwareRealizer:
             # the guard: a sentence carrying any number that no verified fact states is dropped whole, and its
             # facts are not said (unsaid: the caller takes them out of the answer's report); a year naming an
             # edition is no quantity it states ("Core Partner — 2025 Scheme: £1,000.")
+            # (nor a number inside its facts' own label as the sentence writes it, read otherwise beside the words the
+            # sentence puts around it: "Band B En-suite — 2025/26 weekly rent: £168.50." of the header "2025/26 weekly
+            # rent", "…非居民用户1—10千伏为0.5503元/千瓦时" of "1—10千伏")
+            labelled = _label_spans(sentence, facts)
             if sentence and not (stray := [m.quantity for m in find_quantities(sentence) if m.quantity not in allowed
                                            and not (m.quantity.dimension == "date"
-                                                    and _EDITION_YEAR.match(sentence, m.start))]):
+                                                    and _EDITION_YEAR.match(sentence, m.start))
+                                           and not any(a <= m.start and m.end <= b for a, b in labelled)]):
                 sentences.append(sentence)
                 led = lead
             else:

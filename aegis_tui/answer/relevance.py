@@ -525,6 +525,8 @@ _ABBREVIATION = re.compile(r"\b(?:St|Mr|Ms|Mrs|Dr|No|Nr|Jr|Sr|Co|Ltd|Inc|[A-Z]|(
 
 
 _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
+# (… or the price of one unit, "多少钱一度", "一度电多少钱", "一斤多少钱": the document writes it 元/千瓦时, 元/斤)
+_PER_ONE_ZH = re.compile(r"多少(?:块)?钱一[^\W\d_]|一[^\W\d_]{1,2}多少(?:块)?钱")
 
 
 def listed_asks(part: str) -> list[str]:
@@ -552,7 +554,7 @@ def asked_dimensions(question: str) -> frozenset[str] | None:
             dims = {"money", "percent"}
         if not dims and ASKED_AGAIN.search(part):
             dims = before  # "…每天给多少？住进ICU每天又是多少？": the same kind again
-        if "money" in dims and (PERIOD_WORDS.search(said) or _PER_ASKED.search(said)
+        if "money" in dims and (PERIOD_WORDS.search(said) or _PER_ASKED.search(said) or _PER_ONE_ZH.search(said)
                                 or any(p.search(said) for _, p in PERIODS_ZH) and not BOUND_MOST.search(said)):
             # an amount asked "per person", 每天, 一个月, 每平方米: the document may write it as a rate (not a cap
             # counted over a period: "一年最多能报多少钱")
