@@ -149,9 +149,10 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> tuple[str, str]:
     return "", f"{row[:1].upper()}{row[1:]} — {label}: {value}{period}."
 
 
-def _as_ranges(facts: list[FactVerdict]) -> list[FactVerdict]:
+def _as_ranges(facts: list[FactVerdict], ends_of: dict[int, list[FactVerdict]] | None = None) -> list[FactVerdict]:
     """The facts to write, the two ends of one range its quote states ("工程 | 竞争性谈判 | 60万元" and "… | 300万元"
-    from "60万元至300万元") written once, as the range reads in the quote."""
+    from "60万元至300万元") written once, as the range reads in the quote; ends_of collects, by the id of each range
+    written, the two facts it stands for."""
     out, taken = [], set()
     for fv in facts:
         if fv.index in taken:
@@ -166,6 +167,8 @@ def _as_ranges(facts: list[FactVerdict]) -> list[FactVerdict]:
             continue
         taken.add(ends[0].index)
         out.append(replace(fv, fact=f.model_copy(update={"object_value": ends[1]})))
+        if ends_of is not None:
+            ends_of[id(out[-1])] = [fv, ends[0]]
     return out
 
 
@@ -197,7 +200,8 @@ class EntityAwareRealizer:
                 question: str | None = None, scope: str = "") -> str:
         """The answer; with a scope (the section every fact stands under) the lead names it."""
         lang = language if language in TEMPLATES else document.language
-        verified = _as_ranges(report.verified)
+        ends_of: dict[int, list[FactVerdict]] = {}
+        verified = _as_ranges(report.verified, ends_of)
         allowed = _allowed(verified)
         groups: dict[str, list[FactVerdict]] = {}
         cells: list[tuple[FactVerdict, dict]] = []
@@ -237,12 +241,14 @@ class EntityAwareRealizer:
             else:
                 self.unsaid += facts
                 self.carried += stray if sentence else []
+        # (a range written once and left unsaid leaves both its ends unsaid: the caller takes the report's own facts out)
+        unwritten, self.unsaid = self.unsaid, [end for fv in self.unsaid for end in ends_of.get(id(fv), [fv])]
         if not sentences:
             return FALLBACK_TEXT[lang]
         lead = SCOPED_LEAD[lang].format(scope=" ".join(scope.split())) if scope else LEAD[lang]
         # (the member the question names stated in the class whose figures follow, where the document places it: the
         # binding of "Tolworth Bridge" to Band 1's figures is part of the answer's evidence)
-        said = [fv for fv in verified if fv not in self.unsaid]
+        said = [fv for fv in verified if fv not in unwritten]
         basis = list(dict.fromkeys(BASIS[lang if c.evidence.get("where") else f"{lang}-"].format(**c.evidence)
                                    for fv in said for c in fv.checks
                                    if c.rule == "membership" and c.passed and c.evidence))
