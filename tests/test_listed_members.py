@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from test_cover import choose_noting_skips, structured
 
-from aegis_tui.answer.pick import _whole_words, defined_by_members, implied_names, placement
+from aegis_tui.answer.pick import _table_keys, _whole_words, defined_by_members, implied_names, placement
 from aegis_tui.answer.realize import EntityAwareRealizer
 from aegis_tui.answer.relevance import asked_dimensions, candidate_key, document_candidates
 from aegis_tui.answer.verify import Tier1CodeVerifier
@@ -63,9 +63,9 @@ def test_a_name_before_a_suffix_of_its_kind_is_named_whole(text, named):
     assert bool(_whole_words(text, "Nissan Qashqai")) is named
 
 
-def test_what_another_table_labels_its_rows_by_is_no_member():
-    # Standard, En-suite and Studio label the rent table's rows: a band offers them, they are not in it; the
-    # residences, two or three a row, are
+def test_a_column_of_two_residences_a_row_lists_members():
+    # the residences, two or three a row, are the bands' members; Standard, En-suite and Studio, each offered by two
+    # bands, tell neither band (a thing in two classes' rows is in none)
     doc = Document.from_text(_RESIDENCES_EN, "residences.md")
     defined = defined_by_members(doc)
     assert defined["Band B"] == {"Orchard Quarter", "Tannery Yard"}
@@ -140,3 +140,44 @@ def test_a_range_left_unsaid_leaves_both_its_ends_unsaid():
     realizer = EntityAwareRealizer()
     realizer.realize(report, doc)
     assert len(realizer.unsaid) == 2 and all(any(fv is x for x in report.verified) for fv in realizer.unsaid)
+
+
+# what a review of the change found (each failed on 0e6d4a1)
+
+@pytest.mark.parametrize("caption", ["表2 非甲类病种起付标准和报销比例", "表2 门诊慢特病起付标准和报销比例（甲类病种除外）"])
+def test_a_caption_leaving_a_group_out_is_not_keyed_by_it(caption):
+    doc = Document.from_text(_CLASSES_ZH.replace("表2 门诊慢特病（乙类、丙类病种）起付标准和报销比例", caption), "classes.md")
+    keys = _table_keys(doc)
+    table = next(t for t in doc.structure.tables if t.caption.startswith("表2"))
+    assert "甲类" not in keys[table.index]
+
+
+def test_a_caption_s_article_is_no_lettered_group():
+    doc = Document.from_text("# Delivery\n\n| Group | Code | Item | Charge |\n|---|---|---|---|\n| A | X01 | Sofa | £40 |\n"
+                             "| A | X02 | Bed | £45 |\n| B | Y01 | Lamp | £5 |\n| B | Y02 | Rug | £8 |\n\n"
+                             "Table 2 — A summary of delivery times\n\n| Area | Days |\n|---|---|\n| North | 3 days |\n",
+                             "delivery.md")
+    keys = _table_keys(doc)
+    table = next(t for t in doc.structure.tables if "summary" in t.caption)
+    assert "A" not in keys[table.index]
+
+
+@pytest.mark.parametrize("cells", [("Monday, Thursday", "Tuesday, Friday"), ("1 April, 1 October", "1 May, 1 November"),
+                                   ("按月发放，逐年调整", "按季发放，逐年调整")])
+def test_days_dates_and_clauses_are_no_listed_members(cells):
+    doc = Document.from_text(f"# Fees\n\n| Zone | Collection |\n|---|---|\n| Zone 1 | {cells[0]} |\n| Zone 2 | {cells[1]} |\n\n"
+                             "| Zone | Annual fee |\n|---|---|\n| Zone 1 | £60 |\n| Zone 2 | £80 |\n", "fees.md")
+    assert not defined_by_members(doc)
+
+
+def test_a_total_or_a_usual_price_asks_no_rate():
+    assert asked_dimensions("我一共要交多少钱？") == {"money"} and asked_dimensions("这个一般多少钱？") == {"money"}
+
+
+def test_kilocalories_and_kilopascals_are_no_thousands():
+    assert [m.text for m in find_quantities("每日摄入2000千卡")] != ["2000千"]
+    assert not any(m.text == "101千" for m in find_quantities("气压101千帕"))
+
+
+def test_a_model_name_with_a_letter_names_no_lettered_group():
+    assert not _whole_words("a Mercedes E-Class", "E") and _whole_words("a Kia Sportage-style SUV", "Kia Sportage")

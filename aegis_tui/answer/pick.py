@@ -594,9 +594,15 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
     groups = {t.index: _catalogue_groups(t) for t in doc.structure.tables}
     for t in doc.structure.tables:
         if t.index in out and t.caption:
+            title = title_of(t.caption)
             out[t.index] += sorted({g for i, gs in groups.items() if i != t.index for g in gs
-                                    if g not in out[t.index] and _names(t.caption, g)})
+                                    if g not in out[t.index] and (len(g) >= 2 or not _latin(g))
+                                    and _names(title, g) and not _BESIDES_GROUP.search(title.replace(g, "\0"))})
     return out
+
+
+# (a caption naming a group it leaves out, "非甲类病种…", "（甲类病种除外）", is keyed by the others, not by it)
+_BESIDES_GROUP = re.compile(r"(?:非|除|不含|不包括)\0|\0[^，,；;（）()]{0,4}(?:除外|以外)")
 
 
 def _catalogue_groups(table) -> list[str]:
@@ -644,8 +650,7 @@ _NOTES_HEADER = re.compile(r"备注|说明|\b(?:notes?|remarks?|comments?)\b", r
 
 
 def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[str, dict[str, int]] | None = None,
-                       classes: dict[tuple[int, int], set[str]] | None = None,
-                     labels: set[str] = frozenset()) -> dict[str, set[str]]:
+                       classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
     """Names a document defines by a table of their members: a table under a heading naming a category that a
     table of figures is keyed by ("### 一、A类紧缺职业（共20个）" over the occupations, a row each, where the 补贴标准
     table has an A类紧缺职业 column; "（一）一类偏远乡镇" over 区县 | 乡镇 rows, the towns listed in a cell), or a table
@@ -672,10 +677,6 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
         keys = [k for i, ks in keyed.items() if i != table.index for k in ks]  # (another table's)
         columns = {t.column_header(c).strip() for t in doc.structure.tables if t.index in keyed and t.index != table.index
                    for c in range(len(t.rows[0]) if t.rows else 0)}
-        # (the names another table of figures labels its rows by, one label cell each: "| Band B | Studio | £205.00 |"
-        # labels rows by Studio as by Band B)
-        labels = {x for t in doc.structure.tables if t.index in keyed and t.index != table.index
-                  for r in range(t.header_rows, len(t.rows)) for c in t.label_cells(r) for x in _aliases(c.text)}
         def was(cell, table=table) -> bool:
             # (a category named in a former classification's column or table: "| 原类别 | 现类别 |", "| Zone 2024/25 |
             # Zone 2025/26 |", "Band (Version 3.1)" beside the current Version 4.0's; superseded reads a header
@@ -696,7 +697,7 @@ def _defined_by_tables(doc: Document, keyed: dict[int, list[str]], former: dict[
                 classes[(table.index, -1)] = set()
             continue
         rows = _defined_by_rows(table, keys, keyed, listed, columns, was,
-                                former if former is not None else {}, classes if classes is not None else {}, labels)
+                                former if former is not None else {}, classes if classes is not None else {})
         for label, members in [*rows.items(), *_defined_by_columns(table, keys).items()]:
             out[label] = out.get(label, set()) | members
         # (rows defining kin categories, A级 and C级, are what the heading names the kind of, not its members)
@@ -792,16 +793,14 @@ def _key_named(name: str, keys: list[str]) -> str:
 def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed: set[str] = frozenset(),
                      columns: set[str] = frozenset(), was=lambda cell: False,
                      former: dict[str, dict[str, int]] | None = None,
-                     classes: dict[tuple[int, int], set[str]] | None = None,
-                     labels: set[str] = frozenset()) -> dict[str, set[str]]:
+                     classes: dict[tuple[int, int], set[str]] | None = None) -> dict[str, set[str]]:
     """The categories a table's rows define: each row's label a category the tables of figures are keyed by, by its
     label cell's name or the name it gives in parentheses ("三级（C级）" over a "C级" row), its members what a cell of
     it lists; or, in a table of no figures, a row's cell naming such a category ("| 临川区 | 临川街道、文昌街道、白鹭洲街道 |
     一类区域 |"), its members what the row's other cells name (a county in two categories' rows tells neither:
     _one_name_each). keyed: each table of figures' headers (_table_keys); columns: their column headers. A category
     cell was() marks a former classification's places the row's members in former, name → member → the cell's offset,
-    not in the current names returned; classes collects the names each column's cells place rows in; labels: the
-    label cells of the other tables of figures."""
+    not in the current names returned; classes collects the names each column's cells place rows in."""
     out: dict[str, set[str]] = {}
     body = range(table.header_rows, len(table.rows))
     # (a cell names a category as the tables of figures' headers do, or as their headers begin before a period they
@@ -832,15 +831,6 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
                 for r in body if (cells := table.label_cells(r))}
     labels = {cells[0].text.strip() for cells in labelled.values()}
     listing = _listing_columns(table)
-    # (a column listing what another table of figures labels its rows by, most of its items, lists another dimension
-    # of those rows, no members: "| Band B | Orchard Quarter, Tannery Yard | Standard, En-suite, Studio |" where the
-    # rent table's rows are "| Band B | Studio | £205.00 |")
-    listed_items = {}
-    for r in body:
-        for c in table.rows[r]:
-            if (part := _cell_list(c.text)) or c.col in listing:
-                listed_items.setdefault(c.col, set()).update(_items(part or c.text))
-    dimensions = {col for col, items in listed_items.items() if len(items & labels) * 2 > len(items)}
     # (a catalogue whose rows a column of codes identifies, grouped by a first column naming classes another table is
     # keyed by: "| 乙类 | Y03 | 帕金森病 | 3,000元 |" places 帕金森病 in 乙类, whose 报销比例 a table of figures gives)
     elsewhere = {k for i, ks in keyed.items() if i != table.index for k in ks} if codes else set()
@@ -901,7 +891,7 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
             _place_row(out, former, placed, heads, then, table.rows[r], naming, now, keys, table)
             continue
         lists = [part if part else c.text for c in table.rows[r]
-                 if ((part := _cell_list(c.text)) or c.col in listing and c is not cells[0]) and c.col not in dimensions]
+                 if ((part := _cell_list(c.text)) or c.col in listing and c is not cells[0])]
         # (… or the row's other label cell that is a key itself, a code before its name: "| E | Compact SUV | Nissan
         # Qashqai, Kia Sportage |" where the rates table's rows are "| E | £54 |")
         if lists and (label := next((x for i, x in enumerate(_aliases(cells[0].text))
@@ -917,17 +907,29 @@ def _defined_by_rows(table, keys: list[str], keyed: dict[int, list[str]], listed
     return out
 
 
+_WEEKDAY_OR_MONTH = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|"
+                               r"august|september|october|november|december)\b", re.IGNORECASE)
+
+
+def _listed_name(cell: str, item: str) -> bool:
+    """Whether an item of a listing cell is a name: an English one capitalised, no day, month or date ("Kia Picanto";
+    not "weekends", "Monday", "1 April"); a Chinese one listed at 、 or ；, not a clause a comma closes ("按月发放，逐年调整")."""
+    if _latin(item):
+        return item[0].isupper() and not _WEEKDAY_OR_MONTH.search(item) and not find_dates(item)
+    return bool(re.search(r"[、；;]", cell))
+
+
 def _listing_columns(table) -> set[int]:
     """The columns whose every body cell lists two things or more, in two rows at least ("| Example models |" over
     "Nissan Qashqai, Kia Sportage", "Kia Picanto, Hyundai i10"): what a row's one cell lists, LISTING_CELL's three
     things at least, a column of them says of each row; not a column of figures ("Essential £150, Classic £120": _items
-    lists no amounts), nor of English phrases ("All other hours, weekends, and Holidays": names are capitalised)."""
+    lists no amounts), nor of phrases, days or clauses (_listed_name)."""
     body = table.rows[table.header_rows:]
     out = set()
     for col in range(len(table.rows[0]) if len(body) >= 2 else 0):
         cells = [row[col].text.strip() for row in body if col < len(row)]
-        if len(cells) == len(body) and all(len(items := _items(x)) >= 2 and all(
-                not _latin(y) or y[0].isupper() or y[0].isdigit() for y in items) for x in cells):
+        if len(cells) == len(body) and all(len(items := _items(x)) >= 2 and all(_listed_name(x, y) for y in items)
+                                           for x in cells):
             out.add(col)
     return out
 
@@ -1731,7 +1733,8 @@ def _whole_spans(text: str, among: frozenset[str]) -> tuple[tuple[int, int, str]
 def _whole_words(text: str, name: str) -> list[tuple[int, int]]:
     """Where a text names a Latin name as whole words, any case (a Chinese character beside it is no letter of its
     word: "刚考过了PMP，"); nor a suffix saying it is of its kind: "a Nissan Qashqai-type car", "a Ford Focus-sized car")."""
-    return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_]|-(?!{_KIND_SUFFIX}))",
+    kind = f"|-(?!{_KIND_SUFFIX})" if len(name) >= 3 else "|-"  # (not a code: "E-Class" names no group E)
+    return [m.span() for m in re.finditer(rf"(?<![A-Za-z0-9_'’-]){re.escape(name)}(?![A-Za-z0-9_]{kind})",
                                           text, re.IGNORECASE)]
 
 

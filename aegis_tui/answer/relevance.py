@@ -525,8 +525,10 @@ _ABBREVIATION = re.compile(r"\b(?:St|Mr|Ms|Mrs|Dr|No|Nr|Jr|Sr|Co|Ltd|Inc|[A-Z]|(
 
 
 _PER_ASKED = re.compile(r"每|\bper\b", re.IGNORECASE)
-# (… or the price of one unit, "多少钱一度", "一度电多少钱", "一斤多少钱": the document writes it 元/千瓦时, 元/斤)
-_PER_ONE_ZH = re.compile(r"多少(?:块)?钱一[^\W\d_]|一[^\W\d_]{1,2}多少(?:块)?钱")
+# (… or the price of one unit, "多少钱一度", "一度电多少钱", "一斤多少钱": the document writes it 元/千瓦时, 元/斤; a unit of
+# measure, not "一共", "一般", "一下")
+_ONE_UNIT_ZH = r"(?:度|斤|公斤|千克|吨|方|立方米?|平方米?|平米|升|公里|千米|小时|晚|天|人|台|辆|件|个|位|张|份|间|套|条)"
+_PER_ONE_ZH = re.compile(rf"多少(?:块)?钱一{_ONE_UNIT_ZH}|一{_ONE_UNIT_ZH}[^\W\d_]?多少(?:块)?钱")
 
 
 def listed_asks(part: str) -> list[str]:

@@ -307,8 +307,8 @@ _WORD = (r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:on
          r"eight|nine))?|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|one|two|"
          r"three|four|five|six|seven|eight|nine|ten)")
 NUMBER_WORD_EN = _WORD  # an English number word ("ten", "twenty-one"), as a pattern
-# (千 opening a unit is none: "180千瓦时" is 180 kWh, "10千伏" a voltage, "5千米" five kilometres)
-_MULT_RE = r"(?:百万|千万|万|亿|千(?![瓦伏米克])|百|[ \t]?(?:thousand|million|billion)\b)"
+# (千 opening a unit is none: "180千瓦时" is 180 kWh, "10千伏" a voltage, "5千米" five kilometres, "2000千卡")
+_MULT_RE = r"(?:百万|千万|万|亿|千(?![瓦伏米克卡帕焦赫兆])|百|[ \t]?(?:thousand|million|billion)\b)"
 _PREFIX = r"(?:us\$|\$|¥|€|£|(?<![a-z])(?:usd|rmb|cny|eur|gbp))"
 _ZH_UNITS = ["美元", "港元", "欧元", "英镑", "元", "%", "个百分点", "百分点", "个工作日", "工作日", "个月", "个小时",
              "小时", "分钟", "周岁", "岁", "周", "人次", "次", "人", "倍", "公里", "千米", "晚", "天", "年", "日",
