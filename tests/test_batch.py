@@ -50,7 +50,9 @@ def test_a_directory_of_mixed_documents_is_indexed_and_a_rerun_resumes(embedded_
     out = tmp_path / "out"
     args = ("index", str(mixed), "--out", str(out), "--model", embedded_model, "--workers", "2", "--no-audit",
             "--format", "json")
-    proc = aegis(*args)
+    # (a cache of its own: another run of the suite indexing the same documents holds the user cache's lock on them)
+    env = {"AEGIS_CACHE_DIR": str(tmp_path / "cache")}
+    proc = aegis(*args, env=env)
     assert proc.returncode == 1, proc.stderr  # two documents could not be read
     summary = json.loads(proc.stdout)
     assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == summary
@@ -72,7 +74,7 @@ def test_a_directory_of_mixed_documents_is_indexed_and_a_rerun_resumes(embedded_
                            .read_text(encoding="utf-8").splitlines()) for name in ("mileage.md", "mileage.docx")}
     assert values["mileage.md"] and set(values["mileage.md"]) & set(values["mileage.docx"])
 
-    again = aegis(*args)
+    again = aegis(*args, env=env)
     resumed = json.loads(again.stdout)
     for r in resumed["results"]:
         if r["status"] == "indexed":
