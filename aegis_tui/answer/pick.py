@@ -581,17 +581,17 @@ def _table_keys(doc: Document) -> dict[int, list[str]]:
         # (a first label column grouping rows that a column of codes identifies, "| 乙类 | Y10 | 帕金森病 | 3,000元 |",
         # keys them by its groups too)
         heads = [h for h in [*(t.column_header(c) for c in range(len(t.rows[0]) if t.rows else 0)), *rows,
-                             *_catalogue_groups(t)]
+                             *groups[t.index]]
                  if h and not LISTING_CELL.match(h)]
         return heads + sorted({m.group() for h in heads if (m := _SERIES_MEMBER.match(h.strip()))
                                and m.group() != h.strip() and series_name(m.group(1))})
 
+    groups = {t.index: _catalogue_groups(t) for t in doc.structure.tables}
     # (a cell pointing to another table or part, "Table 6", "附表2", holds no figure)
     out = {t.index: keys(t) for t in doc.structure.tables
            if any(ch.isdigit() for row in t.rows[t.header_rows:] for c in row for ch in _REFERENCE.sub("", c.text))}
     # (a table whose caption names groups a catalogue's first column sorts rows into is keyed by them, as by a header:
     # "表4 门诊慢特病（甲类病种）起付标准和报销比例" holds 甲类's rates, "表2 …（乙类、丙类病种）…" 乙类's and 丙类's)
-    groups = {t.index: _catalogue_groups(t) for t in doc.structure.tables}
     for t in doc.structure.tables:
         if t.index in out and t.caption:
             title = title_of(t.caption)
