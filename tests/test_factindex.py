@@ -211,6 +211,30 @@ def test_a_model_label_whose_predicate_is_another_figure_is_asked_again(tmp_path
     assert labels.get("45 days") != "31 days" and "another figure" in "".join(asked)
 
 
+@pytest.mark.parametrize("text, value, label, predicate", [
+    # a ratio raised by points: percentage points are a change of a percent, and the document says so
+    ("# 倾斜救助\n\n年满70周岁的老年人，在表1规定的住院救助比例基础上提高5个百分点。\n", "5个百分点",
+     ("年满70周岁的老年人", "住院救助比例"), "住院救助比例提高"),
+    ("# 多人口家庭\n\n户籍人口5人及以上的家庭，每月各档电量上限增加100千瓦时。\n", "100千瓦时",
+     ("户籍人口5人及以上的家庭", "电量上限"), "电量上限增加"),
+    ("# Price rises\n\nFrom April 2026 each plan's monthly price is increased by £2.50.\n", "£2.50",
+     ("each plan", "monthly price"), "monthly price increase"),
+])
+def test_a_label_the_document_states_as_a_change_is_kept_as_that_change(tmp_path, text, value, label, predicate):
+    doc = Document.from_text(text, "change.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: label)
+    [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == value]
+    assert (fact.subject, fact.predicate) == (label[0], predicate)
+
+
+def test_a_level_is_not_relabelled_as_a_change(tmp_path):
+    # "不超过500元" is a cap: the level itself, verified as the model labelled it
+    doc = Document.from_text("# 住宿费\n\n其他人员每人每天住宿费不超过500元。\n", "stay.md")
+    index, _ = _index_with_labels(doc, tmp_path, lambda prompt: ("其他人员", "每人每天住宿费"))
+    [fact] = [f.fact for f in index.facts.values() if f.fact.object_value == "500元"]
+    assert fact.predicate == "每人每天住宿费"
+
+
 def test_a_model_predicate_loses_the_section_number_its_span_began_with(tmp_path):
     # "3.3 request a credit within": the clause's number would be an unverified number in every answer
     # ("may": no time limit's modal, which structure would label first)

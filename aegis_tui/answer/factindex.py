@@ -25,6 +25,8 @@ from ..schema import AtomicFact, ExtractionPayload, FactType
 from ..text.docindex import LIST_ITEM, document_index
 from ..text.document import Document
 from ..text.lexicon import (
+    CHANGE_BEFORE,
+    CHANGE_REACH,
     CHANGE_ZH,
     CJK,
     CJK_RANGE,
@@ -40,6 +42,7 @@ from ..text.lexicon import (
     REPLY_MARK,
     TABLE_POINTER,
     THRESHOLD_PREDICATE,
+    is_change,
 )
 from ..text.quantity import dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, interval, partitioned
@@ -613,6 +616,8 @@ class Indexer:
                     if verdict.passed:
                         self.index.add(r.key, verdict)
                         return None
+                    if self._as_change(r.key, cand, fact, verdict):
+                        return None
                     note = failure_note(verdict)
                     if note.rule == "entity_binding":  # the re-ask may not name the same subject again
                         note = replace(note, avoid_subject=fact.subject)
@@ -627,6 +632,23 @@ class Indexer:
             return None
         self.index.reject(r.key, note.rule, note.detail, fact)
         return None
+
+    def _as_change(self, key: str, cand: Candidate, fact: AtomicFact, verdict: FactVerdict) -> bool:
+        """A label rejected only because the document states its value as a change ("各提高5个百分点", "增加100千瓦时",
+        "increased by 4%") is kept as that change: its predicate gains the word, kept only if it then verifies."""
+        if set(verdict.failed_rules) - {"value_role", "unit_dimension"} or is_change(fact.predicate):
+            return False
+        text = self.index.document.text
+        m = CHANGE_BEFORE.search(text, max(0, cand.offset - CHANGE_REACH), cand.offset)
+        if m is None:
+            return False
+        word = m.group(0).strip().removesuffix("了").strip()
+        if CJK.search(word):
+            predicate = f"{fact.predicate}{word}"
+        else:
+            verb = word.split()[0].lower()
+            predicate = f"{fact.predicate} {_CHANGE_NOUN_EN.get(verb, verb)}"
+        return self._keep_if_verified(key, cand, fact.subject, predicate)
 
     def _from_clause(self, key: str, cand: Candidate) -> bool:
         """After the model's last label failed: the clause's own grammar, when it is plain — "S的P为V" in Chinese,
@@ -1236,6 +1258,9 @@ class Indexer:
         return verdict.passed
 
 
+# the noun of a change verb: "raised by 4%" is a rate's increase
+_CHANGE_NOUN_EN = {"increased": "increase", "raised": "increase", "reduced": "reduction", "lowered": "reduction",
+                   "decreased": "decrease", "cut": "cut"}
 _REPLY_OPENING = re.compile(rf"^{REPLY_MARK.pattern}\s*[：:]\s*", re.IGNORECASE)
 # (not a decimal that opens a clause: "1.8万元以上至8万元…" is a figure, not item 1)
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十百零〇\d]+[条章节款项]|\d+(?:\.\d+)+\.?(?![\d万千百亿元%％])"

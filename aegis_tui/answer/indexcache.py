@@ -89,8 +89,11 @@ FORMAT = 1
 # a numbered caption may run to 120 characters; a title loses the dash after its number, "Part 4 — Company
 # contributions" → Company contributions; a column giving each row's member of a series by its number, "| Grade |"
 # over "4", holds no values; 41: a column of codes, one to a row, labels the rows, and so do the names right of it, "| 甲类 |
-# J02 | 尿毒症透析治疗（…） | 70,000元 |" → 甲类 J02 尿毒症透析治疗（…）, where every 甲类 row had been labelled 甲类 alone)
-LABELS = 41
+# J02 | 尿毒症透析治疗（…） | 70,000元 |" → 甲类 J02 尿毒症透析治疗（…）, where every 甲类 row had been labelled 甲类 alone;
+# 42: a label rejected only because the document states its value as a change is kept as that change, "住院救助比例" →
+# 住院救助比例提高 for "各提高5个百分点", and an English change verb up to 16 characters before a value makes it one, "is
+# increased by £2.50")
+LABELS = 42
 
 
 def default_cache_dir() -> Path:

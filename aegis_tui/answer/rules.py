@@ -12,6 +12,7 @@ from ..text.document import Document, Span, fold
 from ..text.lexicon import (
     CHANGE_BEFORE,
     CHANGE_DIMENSIONS,
+    CHANGE_REACH,
     CJK_RANGE,
     PERIOD_WORDS,
     PREDICATE_DIMENSIONS,
@@ -272,11 +273,11 @@ def value_role(ctx: FactContext) -> CheckResult:
     if is_change(ctx.fact.predicate):
         return CheckResult("value_role", True, "the predicate names a change")
     text = ctx.document.text
-    levels = [m for m in ctx.value_matches if not CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start])]
+    levels = [m for m in ctx.value_matches if not CHANGE_BEFORE.search(text, max(0, m.start - CHANGE_REACH), m.start)]
     if levels:
         return CheckResult("value_role", True, "the value is stated as a level")
     m = ctx.value_matches[0]
-    word = CHANGE_BEFORE.search(text[max(0, m.start - 12):m.start]).group(0).strip()
+    word = CHANGE_BEFORE.search(text, max(0, m.start - CHANGE_REACH), m.start).group(0).strip()
     return CheckResult("value_role", False, f"the document gives {m.text} as a change ('{word}'), not as "
                        f"'{ctx.fact.predicate}' itself", where(ctx.document, m.start, m.end))
 

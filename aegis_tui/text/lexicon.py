@@ -454,7 +454,9 @@ CAP_ZH = ("不超过",)
 # English as whole words: "appraised" is not "raised", "execution" is not "cut", a "cut-off date" is no change.
 CHANGE = re.compile("|".join(CHANGE_ZH) + r"|\b(?:" + "|".join(CHANGE_VERBS_EN + CHANGE_NOUNS_EN) + r")\b(?!-)",
                     re.IGNORECASE)
-# The words just before a value that make it a change: "提高了1000元", "reduced by 10%".
+# The words just before a value that make it a change: "提高了1000元", "reduced by 10%", searched within CHANGE_REACH
+# characters before it ("is increased by £2.50").
+CHANGE_REACH = 16
 CHANGE_BEFORE = re.compile("(?:" + "|".join(CHANGE_ZH) + r")(?:了)?$|\b(?:" + "|".join(CHANGE_VERBS_EN)
                            + r")\s+(?:by\s+)?$", re.IGNORECASE)
 
