@@ -4089,3 +4089,32 @@ def test_a_part_asking_only_whether_is_not_answered_by_a_figure_sharing_its_word
                 "what interest rate would it charge?")
     picked, skipped = choose_noting_skips(question, doc, index.facts.values())
     assert not picked, skipped
+
+
+_ASSISTANCE_ZH = ("# 青岚市城乡医疗救助办法\n\n## 第四章 救助标准\n\n表1 医疗救助常规救助标准\n\n"
+                  "| 救助对象类别 | 年度起付标准 | 住院救助比例 | 门诊慢特病救助比例 | 年度救助限额 | 其中：门诊慢特病年度限额 |\n"
+                  "|---|---|---|---|---|---|\n| 特困人员 | 0元 | 100% | 100% | 80000元 | 10000元 |\n"
+                  "| 低保对象 | 300元 | 75% | 70% | 50000元 | 8000元 |\n"
+                  "| 防止返贫监测对象 | 1500元 | 60% | 55% | 35000元 | 5000元 |\n\n## 第五章 倾斜救助\n\n表3 倾斜救助标准\n\n"
+                  "| 适用对象 | 倾斜救助起点 | 超过起点部分的救助比例 | 倾斜救助年度限额 |\n|---|---|---|---|\n"
+                  "| 特困人员、低保对象、低保边缘家庭成员、防止返贫监测对象 | 20000元 | 60% | 50000元 |\n")
+_ASSISTANCE_Q = "我家孩子10岁，我们是防止返贫监测户，孩子有血友病看门诊慢特病，2025年救助比例是多少？门诊慢特病一年最多救助多少钱？"
+
+
+def test_a_word_of_the_title_sets_no_column_apart_for_a_part_asking_another():
+    # "门诊慢特病一年最多救助多少钱" names the 门诊慢特病年度限额 column though it says 救助, which the 救助比例 columns hold
+    # and it does not: 救助 is the 医疗救助 rule's own word; the part asking the share names the 救助比例 column, and
+    # neither narrows the shortlist to its column alone
+    doc = Document.from_text(_ASSISTANCE_ZH, "assistance.md")
+    cands = enumerate_candidates(doc, _ASSISTANCE_Q, top_k=16, min_ratio=INDEX_MIN_RATIO, per_part=True)
+    row = [c.value for c in cands if c.cell and "防止返贫监测对象" in c.fragment]
+    assert "55%" in row and "5000元" in row
+
+
+def test_the_narration_before_the_parts_scopes_each_of_them():
+    # "孩子…看门诊慢特病" before "救助比例是多少？门诊慢特病一年最多救助多少钱？": the share asked is the 门诊慢特病 column's,
+    # not the 倾斜 table's 60% for a list of categories that names the asker's too
+    doc, index = structured(_ASSISTANCE_ZH, "assistance.md")
+    got, _ = choose_noting_skips(_ASSISTANCE_Q, doc, index.facts.values())
+    assert "55%" in got and "60%" not in got
+

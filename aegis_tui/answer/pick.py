@@ -2768,7 +2768,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     parts = [words for words, _ in worded]
     # what each part asks of its own: its words no other part uses ("how long is the waiting period before
     # long-term disability starts" beside "how many weeks can short-term disability be paid": long, period, start)
-    apart = [{t for t in part if not any(t in other for other in parts if other is not part)} or part for part in parts]
+    # (… less the words the narration before the parts states: "孩子有血友病看门诊慢特病，2025年救助比例是多少？门诊慢特病一年最多
+    # 救助多少钱？" scopes both parts to 门诊慢特病, its 救助比例 the 55% of that column, not a 比例 of any column)
+    scope = {alias.get(t, t) for x in _before_parts(question, asking) for t in _stemmed(x)} & asked
+    apart = [{t for t in part if t not in scope and not any(t in other for other in parts if other is not part)} or part
+             for part in parts]
     chosen: list[str] = []
     first = 0.0
 

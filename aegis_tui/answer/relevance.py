@@ -12,7 +12,7 @@ from ..schema import MAX_SOURCE
 from ..text.dates import find_dates
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
-from ..text.entities import CJK_RUN, abbreviated, derivations, stem, units
+from ..text.entities import CJK_RUN, abbreviated, derivations, paired_units, stem, units
 from ..text.lexicon import (
     A_NOT_A,
     ASKED_AGAIN,
@@ -320,7 +320,8 @@ def _other_scope(doc: Document, cand: Candidate, question: str, picks: dict, by_
         if table.index not in picks:
             rows = table.row_headers()
             columns = [column_name(table, c) for c in value_columns(table)]
-            picks[table.index] = (_picked(question, rows), _picked(question, columns))
+            common = _title_words(doc)
+            picks[table.index] = (_picked(question, rows, common), _picked(question, columns, common))
         rows, columns = picks[table.index]
         row, column = table.row_header(cell.row), column_name(table, cell.col)
         for own, picked in ((row, rows), (column, columns)):
@@ -438,18 +439,23 @@ def with_end_words(text: str) -> str:
     return f"{text} {ends[0]}" if len(ends) == 1 else text
 
 
-def _picked(question: str, headers: list[str]) -> set[str]:
+def _title_words(doc: Document) -> frozenset[str]:
+    """The words of what titles the document, as a question's are compared with headers (paired_units)."""
+    return frozenset().union(*(paired_units(t) for t in doc.structure.titles))
+
+
+def _picked(question: str, headers: list[str], common: frozenset[str] = frozenset()) -> set[str]:
     """The row labels or column headers a question names: in full, else by the words that set them apart; and
     the ranges that hold what the question gives ("uptime was 97.5%" picks "95.0% to below 98.0%"). Where it
     names some, each part of a question asking several things names its own too ("医疗救助能按多少比例再报？一年最多
     救助多少？": 医疗救助比例, and 年度医疗救助限额 by the most the second asks)."""
-    picked = _picked_by(question, headers)
+    picked = _picked_by(question, headers, common)
     if picked and len(parts := question_parts(question)) > 1:
-        picked = picked.union(*(_picked_by(part, headers) for part in parts))
+        picked = picked.union(*(_picked_by(part, headers, common) for part in parts))
     return picked
 
 
-def _picked_by(question: str, headers: list[str]) -> set[str]:
+def _picked_by(question: str, headers: list[str], common: frozenset[str] = frozenset()) -> set[str]:
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
     held = holding(headers, question) or set()
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
@@ -457,7 +463,8 @@ def _picked_by(question: str, headers: list[str]) -> set[str]:
     full = {h for h in headers if h and names(question, h)}
     if full or len(headers) > PAIRWISE_LIMIT:
         return full | held
-    return {h for h in headers if h and identifies(question, h, headers, derived=True)} | held
+    # (the title's words set no header apart: see identifies)
+    return {h for h in headers if h and identifies(question, h, headers, derived=True, common=common)} | held
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")

@@ -275,11 +275,14 @@ def sibling_tables(document: Document, table: Table) -> list[Table]:
             and (t.heading_path[:-1] if t.heading_path else ()) == parent]
 
 
-def identifies(label: str, own: str, others: list[str], *, derived: bool = False) -> bool:
+def identifies(label: str, own: str, others: list[str], *, derived: bool = False,
+               common: frozenset[str] = frozenset()) -> bool:
     """Whether a label names a header, or shares words with what sets it apart from each other header (and none
     of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'. derived: English words
     compare by their stems, as a question paraphrases a header ('entertaining' picks 'Entertainment limit'); a
-    fact's label, made of the document's own words, is compared as written."""
+    fact's label, made of the document's own words, is compared as written. common: words that name no other
+    header however its own omits them (the document title's: 救助 of a 医疗救助 rule's "住院救助比例" beside
+    "门诊慢特病年度限额", asked "门诊慢特病一年最多救助多少钱")."""
     if derived:  # a word a question negates names nothing ("non-reserved", "no contract")
         label = NEGATED_EN.sub(" ", label)
     if names(label, own):
@@ -295,7 +298,7 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
-        if not mine & d_own or mine & d_other:
+        if not mine & d_own or (mine & d_other) - common:
             return False
     return True
 
