@@ -4118,3 +4118,22 @@ def test_the_narration_before_the_parts_scopes_each_of_them():
     got, _ = choose_noting_skips(_ASSISTANCE_Q, doc, index.facts.values())
     assert "55%" in got and "60%" not in got
 
+
+@pytest.mark.parametrize("sentence, current, former", [
+    # the rule's figure first, the former rule's after its name
+    ("2. 预约电召：每次6元，原标准为每次5元。", "6元", "5元"),
+    ("1. 即时电召：每次3元，与原标准相同；夜间时段每次4元。", "3元", None),
+    ("2025年度，一类区、二类区的租赁补贴标准分别为每月每平方米35元、28元，比原标准分别提高3元、2元。", "35元", None),
+    # the former rule named first states its figures, or the figure's own clause names it
+    ("原标准夜间起步价标准车型为12元、大型车型为16元。", None, "12元"),
+    ("大型车每小时2元按原标准收取。", None, "2元"),
+])
+def test_a_sentence_naming_the_former_rule_after_a_figure_states_the_rule(sentence, current, former):
+    from aegis_tui.text.structure import superseded
+
+    doc = Document.from_text("# 运价方案\n\n2019年7月1日起执行的《运价标准》（以下简称“原标准”）同时废止。\n\n"
+                             f"## 服务费\n\n{sentence}\n", "fares.md")
+    if current:
+        assert not superseded(doc, doc.text.index(current), len(current))
+    if former:
+        assert superseded(doc, doc.text.index(former), len(former))

@@ -568,8 +568,13 @@ def superseded(document: Document, offset: int, length: int) -> bool:
     start = max(text.rfind(c, 0, offset) for c in ("。", "；", ". ", "\n")) + 1
     ends = [e for c in ("。", "；", ". ", "\n") if (e := text.find(c, offset)) >= 0]
     # (outside its asides: "超过3个月的，不予报销（2022版办法为6个月）" states the rule, the aside the former's)
+    # (naming it before the value or in the value's own clause: "每次6元，原标准为每次5元" and "每次3元，与原标准相同" state
+    # the rule first; "An annual permit cost £60 under the 2023 Tariff" the former's)
     sentence = _ASIDE.sub("", text[start:min(ends, default=len(text))])
-    if names_in(sentence, former) and not CURRENT_RULE.search(sentence) and not OWN_RULE.search(sentence):
+    clause_end = min([e for c in ("，", ",", "；", ";") if (e := text.find(c, offset)) >= 0]
+                     + [min(ends, default=len(text))])
+    if names_in(_ASIDE.sub("", text[start:clause_end]), former) and not CURRENT_RULE.search(sentence) \
+            and not OWN_RULE.search(sentence):
         return True
     # (… or a figure the clause says it formerly was: "B档员工在一类城市的月度住房补贴原为每月3000元", "previously £45")
     if FORMERLY.search(text, max(0, offset - 12), offset):
