@@ -145,3 +145,25 @@ def test_word_lists_are_written_once(pattern, what):
     found = [str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
              if p.name != "lexicon.py" and pattern.search(p.read_text(encoding="utf-8"))]
     assert not found, f"{what} outside text/lexicon.py: {found}"
+
+
+@pytest.mark.parametrize("question, terms", [
+    ("晚上11点在家里插座给电动车充电（没单独装表），电价是多少？", ["单独装表"]),
+    ("我平时叫舒服一点的那种车（不是最便宜的经济型，也不是七座的），每公里多少钱？", ["经济型", "七座"]),
+    ("她也不是低保户或者特困人员。评估费用要交多少？", ["低保户", "特困人员"]),
+    ("国庆节被排了值班（不是加班），公司给多少补贴？", ["加班"]),
+    # a question asking whether, or narrating what it has not done yet, says nothing of its case's kind
+    ("脱贫户去参加培训，期间有没有生活补助？一天给多少？", []),
+    ("他中级工证书是2025年3月发的，现在还没申请技能提升补贴。他能领多少？", []),
+    ("我是不是和其他同事不一样？", []),
+    ("不是说舒享型起步价13元吗？", []),
+    ("不是经济型的话多少钱？", ["经济型"]),
+    # … nor a change of status, which the document's dates decide
+    ("2025年4月拿的证书，听说电子商务师已经不算紧缺了，补贴是多少？", []),
+    # … nor what it names as its case elsewhere ("办了…备案" beside "要是当时没备案")
+    ("走之前办了临时外出就医备案（要是没备案呢），报销比例少多少？", []),
+])
+def test_what_a_chinese_question_says_its_case_is_not(question, terms):
+    from aegis_tui.text.lexicon import negated_terms_zh
+
+    assert negated_terms_zh(question) == terms

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from datetime import timedelta
 
+from ..text.clock import holds, periods, times_given
 from ..text.dates import Dated, find_dates, period, undated
 from ..text.document import Document
 from ..text.entities import abbreviated, compounds, derivations, same_entity, seams, series_name, stem
@@ -52,6 +53,7 @@ from ..text.lexicon import (
     NAMED_THEN_INCLUDES_ZH,
     NARRATION_ZH,
     NEGATED_EN,
+    NEGATION_ZH,
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
     NUMERALS_ZH,
@@ -73,6 +75,7 @@ from ..text.lexicon import (
     WHETHER_PHRASES_ZH,
     as_written,
     is_cjk,
+    negated_terms_zh,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import (
@@ -134,6 +137,8 @@ from .structural import (
 )
 
 PICK_MAX_TOKENS = 2
+# what a figure is paid on top of another for ("夜间附加费", "加收", "a night surcharge")
+_ADDITION = re.compile(r"附加|加收|加价|\b(?:surcharge|supplement|additional|extra)\b", re.IGNORECASE)
 
 
 # a fact's predicate or subject naming a question word counts fully; its section or table caption, and its clause,
@@ -196,6 +201,12 @@ _CLITIC = re.compile(rf"['’](?:{'|'.join(CLITICS_EN)})$")
 
 
 NEGATED = "no_"  # the mark of a negated English term ("no_contract")
+
+
+def _names_unnegated(label: str, term: str) -> bool:
+    """Whether a label names a term, and nowhere as its negation ("本市户籍或非本市户籍的灵活就业人员" names 非本市户籍 too)."""
+    ats = [m.start() for m in re.finditer(re.escape(term), label)]
+    return bool(ats) and not any(NEGATION_ZH.search(label[max(0, at - 2):at]) for at in ats)
 
 
 def _stemmed(text: str) -> set[str]:
@@ -2465,6 +2476,16 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         when = case_dates[0]
         meeting |= {f.key for f in shortlist if (b := period(f"{f.fact.subject} {f.fact.predicate}")) is not None
                     and b[0] is not None and b[1] is not None and b[0] <= when.last and b[1] >= when.first}
+    # … or whose evidence (clause, column, row, caption) states a period of the day holding the time the question
+    # gives ("晚上十点半" in "夜间时段（22:00—次日5:00）"); evidence stating only periods that do not hold it is of
+    # another time of day ("Mon–Fri 07:00–20:00" asked of a call at 2am)
+    on_hours: set[str] = set()
+    off_hours: set[str] = set()
+    if minutes := times_given(question):
+        for f in shortlist:
+            if stated := periods(contexts.get(f.key, f.fact.source_text)):
+                (on_hours if any(holds(p, t) for p in stated for t in minutes) else off_hours).add(f.key)
+        meeting |= on_hours
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
@@ -2655,7 +2676,18 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                      and not {int(y) for y in own} & years
                      and not {int(y) for y in _YEAR_ZH.findall(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} "
                                                                f"{by_key[k].fact.source_text}")} & years}
-    named -= former | later | elsewhen
+    # … and, asked one thing at a time of day a period holds, a figure of the same measure stated for no period is the
+    # rule for the rest of the day ("表1 巡游车日间运价"'s 起步价 beside "表2 夜间时段（22:00—次日5:00）"'s, asked at 22:30)
+    if on_hours and len(question_parts(question)) == 1 and sum(asks for _, asks in asking_sentences(question)) == 1:
+        def _words(k: str) -> set[str]:
+            return {t for t in _stemmed(f"{by_key[k].fact.subject} {by_key[k].fact.predicate}") if len(t) > 1}
+
+        # (not beside a timed addition: "夜间时段附加费 | 起步价附加 2元" is paid on top of the 起步价, no rule in its place)
+        timed = [(dimension_of(by_key[k].fact.object_value), _words(k)) for k in on_hours & named
+                 if not _ADDITION.search(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} {contexts.get(k, '')}")]
+        off_hours |= {k for k in named - on_hours if any(
+            dim == dimension_of(by_key[k].fact.object_value) and words & _words(k) for dim, words in timed)}
+    named -= former | later | elsewhen | off_hours
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
@@ -2710,6 +2742,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if excluded := {t[len(NEGATED):] for t in others}:
         contrary |= {f.key for f in shortlist if f.key in named
                      and excluded & _stemmed(f"{f.fact.subject} {f.fact.predicate}")}
+    # … and what a Chinese question says its case is not ("插座充电（没单独装表）", "不是最便宜的经济型"): a fact whose
+    # subject or predicate names it (not as a case without it, "未单独装表的") is the other case's
+    for term in negated_terms_zh(question):
+        contrary |= {f.key for f in shortlist if f.key in named and _names_unnegated(
+            f"{f.fact.subject} {f.fact.predicate}", term)}
     named -= contrary
     # … and so are two ordinals of one series: "第二套住房" asked of "第一套房", the 2nd checked bag asked of the 1st
     counted = ordinals(question)
@@ -3004,6 +3041,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is the former value of a change, which the document replaced" if k in former else
                    "it is the rule in force after the date the question gives" if k in later else
                    "it is the rule of another period than the day or year the question gives" if k in elsewhen else
+                   "it is the rule of another time of day than the one the question gives" if k in off_hours else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..schema import MAX_SOURCE
+from ..text.clock import holds, periods, times_given
 from ..text.dates import find_dates
 from ..text.docindex import LIST_ITEM
 from ..text.document import Document, Span
@@ -36,6 +37,7 @@ from ..text.lexicon import (
     SYNONYMS,
     TWO_WORD_COMPOUND_EN,
     as_written,
+    negated_terms_zh,
 )
 from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
@@ -456,8 +458,14 @@ def _picked(question: str, headers: list[str], common: frozenset[str] = frozense
 
 
 def _picked_by(question: str, headers: list[str], common: frozenset[str] = frozenset()) -> set[str]:
-    # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员")
+    # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员"), or by a time of day
+    # a header's period holds ("晚上十一点以后呢", "| 夜间里程费（22:00—次日5:00） |")
     held = holding(headers, question) or set()
+    if minutes := times_given(question):
+        held |= {h for h in headers if any(holds(p, t) for p in periods(h) for t in minutes)}
+    # (what it says its case is not names nothing: "不是最便宜的经济型" picks no 经济型 row)
+    for term in negated_terms_zh(question):
+        question = question.replace(term, " ")
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
     question = with_end_words(question)  # asking for the most: "一年最多能报多少" names 年度最高支付限额 beside 支付比例
     full = {h for h in headers if h and names(question, h)}
@@ -692,6 +700,11 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
                 and (row := found[0].row_header(found[1].row)) in pick[0] and names(question, row) \
                 and (column := column_name(found[0], found[1].col)) in pick[1] and names(question, column):
             held.add(id(c))
+    # a value whose clause, column, row or caption states a period of the day holding the time the question gives
+    # ("我晚上十点半…打车": "表2 夜间时段（22:00—次日5:00）运价标准"; "a call at 2am": "between 23:00 and 06:00") is of
+    # its case, however few words it shares ("晚上" is no word of 夜间)
+    if minutes := times_given(question):
+        held |= {id(c) for c in cands if any(holds(p, t) for p in periods(c.framed) for t in minutes)}
     # a cell in the row a figure of the question singles out is named by it, however few of its words it shares
     rows_held: dict[int, set[str]] = {}
     held |= {id(c) for c in cands if c.cell and _held_row(doc, c, question, rows_held)}

@@ -466,6 +466,44 @@ def is_change(predicate: str) -> bool:
     return CHANGE.search(predicate) is not None
 
 
+# ---- what a question says its case is not -------------------------------------------------------------------------
+NEGATION_ZH = re.compile(r"没有|没|未|不是|并非|不属于|非|不|无")
+# what a Chinese question says its case is not: what it says it is not ("不是最便宜的经济型", "并非…"), the noun after a
+# modifier's 的, or what an aside of it says it has not ("插座充电（没单独装表）"); a term of two characters or more,
+# each of a list ("不是低保户或者特困人员")
+_NOT_A_ZH = re.compile(r"(?<![是有])(?:不是|并非|不属于|不算)(?P<t>[^，,。；;？?！!（）()也又还就才都而但]{2,20})")
+_NOT_DONE_ZH = re.compile(rf"[（(][^（）()]*?(?<!有)(?:没有|没|未)(?P<t>[{CJK_RANGE}]{{2,14}})[^（）()]*[）)]")
+_LIST_ZH = re.compile(r"或者|或是|或|和|及|、")
+
+
+def negated_terms_zh(question: str) -> list[str]:
+    """The terms a Chinese question says its case is not ("（没单独装表）" → 单独装表, "不是最便宜的经济型" → 经济型, "也不是七座的"
+    → 七座, "不是低保户或者特困人员" → 低保户, 特困人员); not one it names elsewhere as its case ("办了临时外出就医备案…要是
+    当时根本没备案")."""
+    out = []
+    found = [(m, True) for m in _NOT_A_ZH.finditer(question)] + [(m, False) for m in _NOT_DONE_ZH.finditer(question)]
+    for m, copula in found:
+        phrase = m.group("t")
+        if copula:
+            # (not a question put back, "不是说舒享型起步价13元吗"; "不是经济型的话" is the case 经济型)
+            if phrase.startswith("说") or phrase.rstrip("？?").endswith(("吗", "嘛")):
+                continue
+            # (nor a change of status, "已经不算紧缺了": what held when, the document's dates say)
+            if phrase.endswith("了") or question[max(0, m.start() - 3):m.start()].endswith(("已经", "已", "不再")):
+                continue
+            phrase = phrase.removesuffix("的话")
+            for tail in ("的话", "多少钱", "多少", "怎么"):
+                phrase = phrase.split(tail)[0] if tail in phrase else phrase
+            pieces = [p for p in phrase.split("的") if p]
+            phrase = pieces[-1] if pieces else ""
+        for term in _LIST_ZH.split(phrase):
+            term = term.strip().rstrip("了过呢吧啊的")
+            rest = question[:m.start("t")] + question[m.end("t"):]
+            if len(term) >= 2 and CJK.search(term) and term not in rest:
+                out.append(term)
+    return out
+
+
 # ---- predicates -----------------------------------------------------------------------------------------------
 # predicate keyword -> dimensions its value may have; searched longest keyword first, extensible.
 # a clause pointing to the table below it ("起付线以上部分按下表比例支付", "at the rates in the following table")
