@@ -4119,6 +4119,16 @@ def test_the_narration_before_the_parts_scopes_each_of_them():
     assert "55%" in got and "60%" not in got
 
 
+def shortlist_and_choice(text: str, question: str, name: str = "doc.md") -> tuple[set[str], set[str], list]:
+    """The values the index answer shortlists for a question over a document labelled from structure, and those
+    choose keeps and skips, each fact's evidence as the pipeline frames it."""
+    doc, index = structured(text, name)
+    cands = enumerate_candidates(doc, question, top_k=16, min_ratio=INDEX_MIN_RATIO, per_part=True)
+    contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
+    got, skipped = choose_noting_skips(question, doc, index.facts.values(), contexts)
+    return {c.value for c in cands}, got, skipped
+
+
 _TAXI_ZH = ("# 云岭市出租汽车运价方案\n\n## 日间运价\n\n表1 巡游车日间运价\n\n| 项目 | 标准车型 | 大型车型 |\n|---|---|---|\n"
             "| 起步价 | 11元 | 14元 |\n| 基本单价 | 2.5元/公里 | 3.0元/公里 |\n\n## 夜间运价\n\n"
             "表2 夜间时段（22:00—次日5:00）运价标准\n\n| 项目 | 标准车型 | 大型车型 |\n|---|---|---|\n"
@@ -4131,12 +4141,8 @@ _TAXI_ZH = ("# 云岭市出租汽车运价方案\n\n## 日间运价\n\n表1 巡�
     ("下午3点打标准车型的车，起步价是多少？", "11元", "13元"),
 ])
 def test_a_time_of_day_the_question_gives_picks_the_period_holding_it(question, chosen, other):
-    doc, index = structured(_TAXI_ZH, "taxi.md")
-    contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}  # as the pipeline's
-    cands = enumerate_candidates(doc, question, top_k=16, min_ratio=INDEX_MIN_RATIO, per_part=True)
-    assert chosen in {c.value for c in cands}
-    got, skipped = choose_noting_skips(question, doc, index.facts.values(), contexts)
-    assert chosen in got and other not in got
+    shortlisted, got, _ = shortlist_and_choice(_TAXI_ZH, question, "taxi.md")
+    assert chosen in shortlisted and chosen in got and other not in got
 
 
 
@@ -4168,12 +4174,9 @@ _RIDES_ZH = ("# 网约车计价方案\n\n## 计价上限\n\n表3 网约车计价
 def test_what_a_question_says_its_case_is_not_neither_narrows_to_it_nor_answers():
     # "（不是最便宜的经济型）" names the 经济型 row only to rule it out: the other rows stay on the shortlist and the
     # 经济型 cells answer nothing; "晚上十一点以后" picks the column whose period holds 23:00
-    doc, index = structured(_RIDES_ZH, "rides.md")
-    question = "我叫网约车（不是最便宜的经济型），晚上十一点以后每公里里程费最多多少？"
-    cands = enumerate_candidates(doc, question, top_k=16, min_ratio=INDEX_MIN_RATIO, per_part=True)
-    assert "3.0元/公里" in {c.value for c in cands}
-    contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
-    got, _ = choose_noting_skips(question, doc, index.facts.values(), contexts)
+    shortlisted, got, _ = shortlist_and_choice(
+        _RIDES_ZH, "我叫网约车（不是最便宜的经济型），晚上十一点以后每公里里程费最多多少？", "rides.md")
+    assert "3.0元/公里" in shortlisted
     assert "3.0元/公里" in got and not got & {"2.4元/公里", "2.0元/公里", "2.5元/公里"}
 
 
@@ -4181,9 +4184,7 @@ def test_a_timed_addition_overrides_no_rule_of_the_rest_of_the_day():
     # "表2 夜间时段（22:00—次日5:00）附加费": its 2元 is paid on top of the 起步价, which still answers at 23:00
     text = ("# 运价方案\n\n## 日间运价\n\n表1 巡游车运价\n\n| 项目 | 标准车型 |\n|---|---|\n| 起步价 | 11元 |\n\n"
             "## 夜间\n\n表2 夜间时段（22:00—次日5:00）附加费\n\n| 项目 | 标准车型 |\n|---|---|\n| 起步价附加 | 2元 |\n")
-    doc, index = structured(text, "surcharge.md")
-    contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
-    got, skipped = choose_noting_skips("晚上十一点打标准车型的车，起步价要付多少？", doc, index.facts.values(), contexts)
+    _, got, skipped = shortlist_and_choice(text, "晚上十一点打标准车型的车，起步价要付多少？", "surcharge.md")
     assert "11元" in got or not any("time of day" in why for fs, why in skipped if "11元" in
                                     {f.fact.object_value for f in fs})
 
