@@ -86,3 +86,5 @@ def test_a_run_of_spaces_beside_a_time_is_read_at_once():
     # minutes for a few thousand spaces)
     text = " " * 3000 + "9pm" + " " * 3000 + "to 10pm" + " " * 3000
     assert periods(text + "x") == ((21 * 60, 22 * 60),)
+    # (… nor a Chinese time after a run of spaces, read again from each of its places)
+    assert times_given(" " * 20000 + "8") == () and times_given(" " * 20000 + "晚上 8点") == (20 * 60,)

@@ -31,8 +31,8 @@ _NIGHT_ZH = ("夜里", "夜间", "深夜", "半夜", "夜晚", "晚间")
 _AM_ZH = ("凌晨", "早上", "早晨", "清晨", "上午", "早", "次日")
 _PARTS_ZH = "|".join(_PM_ZH + _AM_ZH + ("中午",))
 # (not a numbered point, "第三点", "以下两点", "这两点", "几点"; nor a decimal, "三点五公里"; a unit after the hour makes
-# it a duration, "3个小时")
-_TIME_ZH = re.compile(rf"(?P<part>{_PARTS_ZH})?\s*(?<![第下列这那几])(?P<h>{_NUM_ZH})\s*(?:点(?!点)|时)"
+# it a duration, "3个小时"; spaces only after a part of the day, or a run of them is read again from each of its places)
+_TIME_ZH = re.compile(rf"(?:(?P<part>{_PARTS_ZH})\s*)?(?<![第下列这那几])(?P<h>{_NUM_ZH})\s*(?:点(?!点)|时)"
                       rf"(?:\s*(?P<half>半)|\s*(?P<q>一刻|三刻)|\s*(?P<m>{_NUM_ZH})\s*(?:分|(?![公千米克元万亿个倍%％岁年月天次里斤])))?"
                       rf"(?!\s*(?:前|以前|之前)?\s*(?:个|小时|钟头))(?!{_NUMERAL_ZH})")
 # (a one-digit hour on the quarter only: "1:10" and "1:12" are ratios)
