@@ -209,6 +209,11 @@ def _names_unnegated(label: str, term: str) -> bool:
     return bool(ats) and not any(NEGATION_ZH.search(label[max(0, at - 2):at]) for at in ats)
 
 
+def _label_words(fact) -> set[str]:
+    """The words of a fact's subject and predicate, single characters left out."""
+    return {t for t in _stemmed(f"{fact.subject} {fact.predicate}") if len(t) > 1}
+
+
 def _stemmed(text: str) -> set[str]:
     """Content terms of a text: CJK bigrams, and English words split at hyphens ("out-of-pocket" is out, of,
     pocket as a question writes it), without filler words, lightly stemmed, a negated one as a term of its own
@@ -2679,14 +2684,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # … and, asked one thing at a time of day a period holds, a figure of the same measure stated for no period is the
     # rule for the rest of the day ("表1 巡游车日间运价"'s 起步价 beside "表2 夜间时段（22:00—次日5:00）"'s, asked at 22:30)
     if on_hours and len(question_parts(question)) == 1 and sum(asks for _, asks in asking_sentences(question)) == 1:
-        def _words(k: str) -> set[str]:
-            return {t for t in _stemmed(f"{by_key[k].fact.subject} {by_key[k].fact.predicate}") if len(t) > 1}
-
         # (not beside a timed addition: "夜间时段附加费 | 起步价附加 2元" is paid on top of the 起步价, no rule in its place)
-        timed = [(dimension_of(by_key[k].fact.object_value), _words(k)) for k in on_hours & named
+        timed = [(dimension_of(by_key[k].fact.object_value), _label_words(by_key[k].fact)) for k in on_hours & named
                  if not _ADDITION.search(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} {contexts.get(k, '')}")]
-        off_hours |= {k for k in named - on_hours if any(
-            dim == dimension_of(by_key[k].fact.object_value) and words & _words(k) for dim, words in timed)}
+        off_hours |= {k for k in named - on_hours if (words := _label_words(by_key[k].fact)) and any(
+            dim == dimension_of(by_key[k].fact.object_value) and timed_words & words for dim, timed_words in timed)}
     named -= former | later | elsewhen | off_hours
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
@@ -2725,7 +2727,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     if len(question_parts(question)) == 1:
         held_facts = [by_key[k] for k in meeting & named]
         for f in shortlist:
-            words = {t for t in _stemmed(f"{f.fact.subject} {f.fact.predicate}") if len(t) > 1}
+            words = _label_words(f.fact)
             if f.key in named and f.key not in meeting and not intervals(cases.get(f.key, "")) \
                     and not _names_entity(question, f.fact.subject) and any(
                     dimension_of(g.fact.object_value) == dimension_of(f.fact.object_value)

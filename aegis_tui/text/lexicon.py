@@ -491,14 +491,13 @@ def negated_terms_zh(question: str) -> list[str]:
             # (nor a change of status, "已经不算紧缺了": what held when, the document's dates say)
             if phrase.endswith("了") or question[max(0, m.start() - 3):m.start()].endswith(("已经", "已", "不再")):
                 continue
-            phrase = phrase.removesuffix("的话")
             for tail in ("的话", "多少钱", "多少", "怎么"):
-                phrase = phrase.split(tail)[0] if tail in phrase else phrase
+                phrase = phrase.split(tail)[0]
             pieces = [p for p in phrase.split("的") if p]
             phrase = pieces[-1] if pieces else ""
+        rest = question[:m.start("t")] + question[m.end("t"):]
         for term in _LIST_ZH.split(phrase):
             term = term.strip().rstrip("了过呢吧啊的")
-            rest = question[:m.start("t")] + question[m.end("t"):]
             if len(term) >= 2 and CJK.search(term) and term not in rest:
                 out.append(term)
     return out
