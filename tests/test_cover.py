@@ -128,6 +128,32 @@ def test_chinese_ranges_and_ages():
     assert interval("一级及以下定点医疗机构") is None and interval("3万元") is None
 
 
+@pytest.mark.parametrize("label, inside, outside", [
+    # a comparison negated bounds the other way: at most, at least
+    ("车龄不超过4年", "车龄3年", "车龄5年"),
+    ("轴距不小于2800毫米", "轴距2900毫米", "轴距2700毫米"),
+    ("家庭人口不少于3人", "一家4口人", "一家2口人"),
+    ("面积不大于60平方米", "50平方米的房子", "70平方米的房子"),
+    ("超过12公里的部分", "跑了15公里", "跑了10公里"),
+    # … with 得 or 应 between, or 未
+    ("车龄不得超过4年", "车龄3年", "车龄5年"),
+    ("家庭人口不得少于3人", "一家4口人", "一家2口人"),
+    ("累计未超过4年", "干了3年", "干了5年"),
+])
+def test_a_negated_comparison_bounds_the_other_side(label, inside, outside):
+    from aegis_tui.text.ranges import meets
+
+    assert meets(label, inside) and not meets(label, outside)
+
+
+def test_a_chinese_figure_after_a_counted_one_is_read():
+    from aegis_tui.text.ranges import meets
+
+    # "一辆七座的车": one car, then seven seats (the measure word 辆 is no unit swallowing 七)
+    assert meets("核定载客7座及以上", "我们一家人打了一辆七座的大出租车")
+    assert not meets("核定载客7座及以上", "拦了一辆五座的出租车")
+
+
 def test_a_date_or_a_series_member_the_question_gives_is_no_figure_a_range_holds():
     from aegis_tui.text.ranges import holding, meets
 

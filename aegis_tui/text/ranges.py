@@ -19,6 +19,7 @@ from .quantity import (
     NUMBER_WORD_EN,
     PHYSICAL_WORDS_EN,
     chinese_to_decimal,
+    dimension_of,
     english_number,
     find_quantities,
     physical_unit,
@@ -34,20 +35,26 @@ _NUM = (rf"([$€£¥]?)\s?(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(k\b|m\b|bn\b|million\
 _MULTIPLIERS = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _N = re.compile(_NUM)
 # a figure in Chinese numerals ("怀孕五个月", "七十岁"); a lone 一 is a period ("一年最多", "一个月"), not a figure
-_CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千万])([零〇一二两三四五六七八九十][零〇一二两三四五六七八九十百千万]*)((?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})")
+# (its unit no numeral: "一辆七座的车" counts one car, then seven seats)
+_CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千万])([零〇一二两三四五六七八九十][零〇一二两三四五六七八九十百千万]*)"
+                        rf"((?:(?![以及至到或和与的不零〇一二两三四五六七八九十百千万])[{CJK_RANGE}]){{1,2}})")
 
 # bounds: (pattern, side, inclusive); the number is group 1, its unit group 2
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
           (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm")
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
-          (r"超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
-          (r"大于\s*" + _NUM, False), (r"不低于\s*" + _NUM, True),
+          # (not its negation: "不超过4年" is at most 4 years, "不小于2650毫米" at least 2650 mm)
+          # (… or with 得, 应, 能 between: "不得超过4年")
+          (r"(?<![不未得应能])超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True),
+          (_NUM + r"\s*(?:（含）)?(?:及)?以上", True),
+          (r"(?<![不得应能])大于\s*" + _NUM, False), (r"不[得应能]?(?:低于|小于|少于)\s*" + _NUM, True),
           # "第13个月起", "自第31天开始": from the Nth on (an ordinal: a date's "1月1日起" starts no case)
           (r"第\s*" + _NUM + r"\s*(?:起|开始)", True)]
 _UPPER = [(r"(?:not (?:above|more than|exceeding|over)|up to|at most|within)\s+" + _NUM, True),
           (r"(?:less|fewer) than\s+" + _NUM, False), (r"below\s+" + _NUM, False), (r"under\s+" + _NUM, False),
           (_NUM + r"\s*(?:or|and) (?:less|fewer|below|under|younger)", True), (r"(?:不|未)(?:满|足|到|达)\s*" + _NUM, False),
-          (r"不(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True), (r"小于\s*" + _NUM, False),
+          (r"(?:不[得应能]?|未)(?:超过|高于)\s*" + _NUM, True), (_NUM + r"\s*(?:（含）)?(?:及)?以下", True),
+          (r"(?<![不得应能])小于\s*" + _NUM, False), (r"不[得应能]?(?:大于|多于)\s*" + _NUM, True),
           (r"以上\s*(?:至|到)\s*" + _NUM, True)]  # "1.8万元以上至8万元（含）的部分": a bracket's upper end
 _TO = r"\s*(?:至|到|~|～|-|–|—|to)\s*"
 _BETWEEN = re.compile(_NUM + _TO + _NUM)
@@ -323,6 +330,7 @@ def named_number(text: str, at: int) -> bool:
     return any(m.start(1) == at for m in _NAMED_NUMBER.finditer(text))
 
 
+@functools.lru_cache(maxsize=256)
 def _given(question: str) -> tuple[Interval, ...]:
     """What the question says of a quantity: each range it states itself ("不到75岁", "over 3.0x"), one bound each,
     and each figure outside those as a one-point range ("62岁", "uptime was 97.5%", "怀孕五个月"). Cached: every
@@ -368,6 +376,33 @@ def _given(question: str) -> tuple[Interval, ...]:
                for m in words if not rate_figure(question, m.start())]
     given += [Interval(v, True, v, True, u) for v, u, at in points if not any(a <= at < b for a, b in spans)]
     return tuple(given)
+
+
+def stated_measures(text: str) -> tuple[Interval, ...]:
+    """What a definition states of the thing it defines, as ranges: each range it states ("核定载客7座及以上": 7座 and
+    over) and each figure with a unit outside them as a one-point range ("核定载客5座": 5座); no date, sum of money or
+    share (a rule's figure, not what sets the thing apart)."""
+    for d in find_dates(text):
+        text = text[:d.start] + " " * (d.end - d.start) + text[d.end:]
+    out = list(intervals(text))
+    spans = [m.span(2) for m, _, _ in _bound_matches(text)] \
+        + [span for m in _BETWEEN.finditer(text) for span in (m.span(2), m.span(6))]
+    for m in _N.finditer(text):
+        if m.group(1) or not m.group(4) or any(a <= m.start(2) < b for a, b in spans) \
+                or dimension_of(m.group(0)) in ("money", "percent", "date"):
+            continue
+        v, u = _figure(m)
+        out.append(Interval(v, True, v, True, u))
+    return tuple(out)
+
+
+def meets_stated(measures: tuple[Interval, ...], question: str) -> bool:
+    """Whether what a definition states (stated_measures) holds what the question gives ("一辆五座的车" of 5座); a
+    measure stated with no unit ("aged 11 to 17") is met only by a bare figure or an age ("my son is 12", not "a
+    member for 12 years", "16 weeks")."""
+    given = _given(question)
+    asked = [[g for g in given if r._unit_of(g.unit) and (r.unit or g.unit in ("", AGE))] for r in measures]
+    return any(asked) and all(any(r.contains(g) for g in gs) for r, gs in zip(measures, asked) if gs)
 
 
 def meets(label: str, question: str) -> bool:
