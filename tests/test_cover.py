@@ -4172,6 +4172,26 @@ def test_a_time_of_day_the_question_gives_picks_the_period_holding_it(question, 
 
 
 
+_TAXI_CLASSES_ZH = ("# 云岭市出租汽车运价方案\n\n## 车型分类\n\n1. 标准车型：核定载客5座（含驾驶员）的轿车；\n"
+                    "2. 大型车型：核定载客7座及以上的多用途乘用车（MPV）。\n\n## 日间运价\n\n表1 巡游车日间运价\n\n"
+                    "| 项目 | 车型 | 原标准 | 新标准 |\n|---|---|---|---|\n| 起步价 | 标准车型 | 10元 | 11元 |\n"
+                    "| 起步价 | 大型车型 | 13元 | 14元 |\n| 基本单价 | 标准车型 | 2.3元/公里 | 2.5元/公里 |\n"
+                    "| 基本单价 | 大型车型 | 2.8元/公里 | 3.0元/公里 |\n\n## 夜间运价\n\n"
+                    "表2 夜间时段（22:00—次日5:00）运价标准\n\n| 车型 | 夜间起步价 | 夜间基本单价 |\n|---|---|---|\n"
+                    "| 标准车型 | 13元 | 3.0元/公里 |\n| 大型车型 | 17元 | 3.6元/公里 |\n")
+
+
+@pytest.mark.parametrize("question, chosen, other", [
+    # the class a definition gives the car the question describes, and not the other class's figure
+    ("我晚上十点半在路边拦了一辆普通的五座出租车，起步要多少钱？", "13元", "17元"),
+    # … in a table whose rows are labelled in two cells ("| 起步价 | 大型车型 |")
+    ("白天打了一辆七座的大出租车，现在起步价是多少？", "14元", "11元"),
+])
+def test_a_class_a_definition_gives_the_asker_s_car_picks_its_figures(question, chosen, other):
+    shortlisted, got, _ = shortlist_and_choice(_TAXI_CLASSES_ZH, question, "taxi.md")
+    assert chosen in shortlisted and chosen in got and other not in got
+
+
 @pytest.mark.parametrize("sentence, current, former", [
     # the rule's figure first, the former rule's after its name
     ("2. 预约电召：每次6元，原标准为每次5元。", "6元", "5元"),

@@ -7,13 +7,22 @@ from __future__ import annotations
 import pytest
 from test_cover import choose_noting_skips, structured
 
-from aegis_tui.answer.pick import _table_keys, _whole_words, defined_by_members, implied_names, placement
+from aegis_tui.answer.pick import (
+    _table_keys,
+    _whole_words,
+    defined_by_description,
+    defined_by_members,
+    implied_cells,
+    implied_names,
+    placement,
+)
 from aegis_tui.answer.realize import EntityAwareRealizer
 from aegis_tui.answer.relevance import asked_dimensions, candidate_key, document_candidates
 from aegis_tui.answer.verify import Tier1CodeVerifier
 from aegis_tui.schema import ExtractionPayload
 from aegis_tui.text.document import Document
 from aegis_tui.text.quantity import find_quantities
+from aegis_tui.text.ranges import meets_stated
 
 _GROUPS_EN = ("# Rental terms\n\n## Vehicle groups\n\n**Table 3.1 — Vehicle groups**\n\n"
               "| Group | Category | Example models | Seats |\n|---|---|---|---|\n"
@@ -181,3 +190,98 @@ def test_kilocalories_and_kilopascals_are_no_thousands():
 
 def test_a_model_name_with_a_letter_names_no_lettered_group():
     assert not _whole_words("a Mercedes E-Class", "E") and _whole_words("a Kia Sportage-style SUV", "Kia Sportage")
+
+
+_CLASSES_BY_SEATS_ZH = ("# 云岭市出租汽车运价方案\n\n## 车型分类\n\n巡游车按车型分为以下两类：\n\n"
+                        "1. 标准车型：核定载客5座（含驾驶员）的轿车；\n2. 大型车型：核定载客7座及以上的多用途乘用车（MPV）。\n\n"
+                        "## 运价\n\n表1 巡游车运价\n\n| 项目 | 标准车型 | 大型车型 |\n|---|---|---|\n"
+                        "| 起步价 | 11元 | 14元 |\n| 基本单价 | 2.5元/公里 | 3.0元/公里 |\n\n"
+                        "## 网约车\n\n表2 网约车计价上限\n\n| 车型 | 里程费 |\n|---|---|\n| 经济型 | 2.0元/公里 |\n"
+                        "| 舒享型 | 2.5元/公里 |\n| 商务型 | 3.0元/公里 |\n\n说明：\n\n"
+                        "- 经济型指核定载客5座、轴距不小于2650毫米的车辆；舒享型指核定载客5座、轴距不小于2800毫米且车龄不超过4年的车辆；"
+                        "商务型指核定载客7座的多用途乘用车。\n- 时长费：30×0.4＝12元；\n")
+
+
+def test_a_definition_in_words_states_what_its_name_measures():
+    doc = Document.from_text(_CLASSES_BY_SEATS_ZH, "taxi.md")
+    described = defined_by_description(doc)
+    assert set(described) == {"标准车型", "大型车型", "经济型", "舒享型", "商务型"}  # (no worked sum: 时长费)
+    assert meets_stated(described["标准车型"], "一辆五座的车") and not meets_stated(described["大型车型"], "一辆五座的车")
+    # (what the definition says the name is not below, "不小于2800毫米", or above, "不超过4年", bounds it that way)
+    assert meets_stated(described["舒享型"], "轴距2900毫米") and not meets_stated(described["舒享型"], "轴距2700毫米")
+    # (a length of time is no measure of what the class is: "车龄不超过4年" reads as a term, not a class)
+    assert {m.unit for m in described["舒享型"]} == {"毫米", "座"}
+
+
+@pytest.mark.parametrize("question, implied, ruled_out", [
+    # a figure the question gives that a class's definition states: the class, and the others of its kind ruled out
+    ("晚上在路边拦了一辆普通的五座出租车，起步价多少？", {"标准车型", "经济型", "舒享型"}, {"大型车型"}),
+    ("我们一家人打了一辆七座的大出租车，起步价是多少？", {"大型车型", "商务型"}, {"标准车型"}),
+    # not by a figure of what the question says its case is not
+    ("用网约车叫舒服一点的车（不是七座的），每公里里程费多少？", set(), set()),
+    # nor where it names a class itself
+    ("一辆五座的标准车型，起步价多少？", set(), set()),
+])
+def test_a_figure_a_definition_states_implies_its_name(question, implied, ruled_out):
+    doc = Document.from_text(_CLASSES_BY_SEATS_ZH, "taxi.md")
+    got, others = implied_names(question, doc)
+    assert got == implied and others >= ruled_out
+
+
+def test_a_figure_every_class_states_implies_none():
+    text = ("# 运价\n\n1. 甲型：核定载客5座的轿车；\n2. 乙型：核定载客5座的新能源轿车。\n\n表1 运价\n\n"
+            "| 项目 | 甲型 | 乙型 |\n|---|---|---|\n| 起步价 | 10元 | 12元 |\n")
+    doc = Document.from_text(text, "taxi.md")
+    assert implied_names("一辆五座的车起步价多少？", doc) == (set(), set())
+
+
+def test_an_age_band_defined_in_a_list_is_implied_by_an_age():
+    text = ("# Leisure centre fees\n\n## Categories\n\n- Junior: aged 11 to 17\n- Adult: aged 18 to 59\n"
+            "- **Senior** — aged 60 and over\n\n## Prices\n\n| Category | Monthly |\n|---|---|\n| Junior | £18.00 |\n"
+            "| Adult | £36.00 |\n| Senior | £24.00 |\n")
+    doc = Document.from_text(text, "fees.md")
+    implied, others = implied_names("My son is 12. How much is his monthly membership?", doc)
+    assert implied == {"Junior"} and {"Adult", "Senior"} <= others
+    assert implied_names("I'm 67. How much is my monthly membership?", doc)[0] == {"Senior"}
+
+
+def test_a_row_labelled_in_two_cells_is_named_by_either():
+    # "| 起步价 | 大型车型 | … |": the question names 起步价, its car's class 大型车型 is implied
+    text = _CLASSES_BY_SEATS_ZH.replace("| 项目 | 标准车型 | 大型车型 |\n|---|---|---|\n| 起步价 | 11元 | 14元 |\n"
+                                        "| 基本单价 | 2.5元/公里 | 3.0元/公里 |\n",
+                                        "| 项目 | 车型 | 新标准 |\n|---|---|---|\n| 起步价 | 标准车型 | 11元 |\n"
+                                        "| 起步价 | 大型车型 | 14元 |\n| 基本单价 | 大型车型 | 3.0元/公里 |\n")
+    doc = Document.from_text(text, "taxi.md")
+    cells = {c.value for c in implied_cells("我们一家人打了一辆七座的大出租车，起步价是多少？", doc)}
+    assert "14元" in cells and "11元" not in cells
+
+
+def test_a_member_the_question_says_its_case_is_not_implies_nothing():
+    text = ("# 停车收费\n\n## 区域\n\n1. 一类区域：海晏区、东津区；\n2. 二类区域：北塘区、西湖区。\n\n表1 收费标准\n\n"
+            "| 项目 | 一类区域 | 二类区域 |\n|---|---|---|\n| 首小时 | 10元 | 6元 |\n")
+    doc = Document.from_text(text, "parking.md")
+    assert "二类区域" in implied_names("我家在北塘区，首小时收多少？", doc)[0]
+    assert "一类区域" in implied_names("车停在海晏区，首小时收多少？", doc)[0]
+    assert "一类区域" not in implied_names("车停的地方不是海晏区的，首小时收多少？", doc)[0]
+
+
+def test_a_rule_listed_by_class_defines_no_class():
+    # a fare after the colon is the class's rule, not what the class is: the question's 3公里 implies neither
+    text = ("# 运价\n\n1. 标准车型：起步价11元（含3公里）；\n2. 大型车型：起步价14元（含2公里）。\n\n表1 运价\n\n"
+            "| 项目 | 标准车型 | 大型车型 |\n|---|---|---|\n| 基本单价 | 2.5元/公里 | 3.0元/公里 |\n")
+    doc = Document.from_text(text, "taxi.md")
+    assert defined_by_description(doc) == {} and implied_names("我坐了3公里，基本单价是多少？", doc)[0] == set()
+    # … nor is a length of time a class's term: "minimum term 3 months"
+    terms = ("# Fees\n\n- Junior: minimum term 3 months\n- Adult: minimum term 12 months\n\n| Category | Monthly |\n"
+             "|---|---|\n| Junior | £18.00 |\n| Adult | £36.00 |\n")
+    assert implied_names("I want a 12 months contract. What's the monthly price?", Document.from_text(terms, "f.md")) \
+        == (set(), set())
+
+
+def test_an_age_band_is_met_by_an_age_not_by_another_figure():
+    text = ("# Leisure centre fees\n\n- Junior: aged 11 to 17\n- Adult: aged 18 to 59\n\n| Category | Monthly |\n"
+            "|---|---|\n| Junior | £18.00 |\n| Adult | £36.00 |\n")
+    doc = Document.from_text(text, "fees.md")
+    assert implied_names("My daughter is 14. What's her monthly fee?", doc)[0] == {"Junior"}
+    assert implied_names("I've been a member for 12 years. What's the monthly fee?", doc)[0] == set()
+    assert implied_names("I want to sign up for 16 weeks. What's the monthly fee?", doc)[0] == set()

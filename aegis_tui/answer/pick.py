@@ -83,10 +83,12 @@ from ..text.ranges import (
     holding,
     intervals,
     meets,
+    meets_stated,
     named_number,
     ordinal_matches,
     ordinals,
     other_ordinal,
+    stated_measures,
 )
 from ..text.structure import (
     article_title,
@@ -207,6 +209,14 @@ def _names_unnegated(label: str, term: str) -> bool:
     """Whether a label names a term, and nowhere as its negation ("本市户籍或非本市户籍的灵活就业人员" names 非本市户籍 too)."""
     ats = [m.start() for m in re.finditer(re.escape(term), label)]
     return bool(ats) and not any(NEGATION_ZH.search(label[max(0, at - 2):at]) for at in ats)
+
+
+def _unnegated(question: str) -> str:
+    """The question with what it says its case is not blanked ("不是最便宜的经济型", "也不是七座的"): no member or figure
+    there implies a name."""
+    for term in negated_terms_zh(question):
+        question = question.replace(term, " " * len(term))
+    return question
 
 
 def _label_words(fact) -> set[str]:
@@ -1283,6 +1293,65 @@ def defined_by_measures(doc: Document) -> dict[str, list[str]]:
     return _MEASURES[doc.sha256]
 
 
+# a definition naming a thing and, after a colon or 指, what it is ("1. 标准车型：核定载客5座（含驾驶员）的轿车；",
+# "经济型指核定载客5座、轴距不小于2650毫米的车辆；", "- Junior: aged 11 to 17", "- **Senior** — aged 66 and over"), up to
+# the end of its clause
+_DESCRIBED_ZH = re.compile(r"(?:^|(?<=[\s*；;。，,]))(?:\d+[.、．]\s*|[（(][一二三四五六七八九十\d]+[)）]\s*)?(?:\*\*)?"
+                           r"(?P<name>[\u4e00-\u9fff]{2,8}?)(?:\*\*)?(?:[：:][ \t]*(?:是指|系指|指)?|是指|系指|指)"
+                           r"(?P<text>[^；;。\n]{2,80})")
+_DESCRIBED_EN = re.compile(r"(?m)^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
+                           r"(?:\*\*|__)?[ \t]*(?::|[ \t][—–])(?:\*\*|__)?[ \t]+(?P<text>[^\n;]{2,120})")
+_AGED = re.compile(r"\b(?:aged?|ages)\b|年龄|年满|周岁|岁", re.IGNORECASE)
+_DESCRIBED: dict[str, dict[str, tuple]] = {}
+
+
+def defined_by_description(doc: Document) -> dict[str, tuple]:
+    """The names a document defines in words by what they measure: a definition of a name some table of figures is
+    keyed by, stating a range or a figure with its unit ("标准车型：核定载客5座（含驾驶员）的轿车", "大型车型：核定载客7座及
+    以上的多用途乘用车", "- Junior: aged 11 to 17"), each name with the ranges it states (ranges.stated_measures)."""
+    if doc.sha256 not in _DESCRIBED:
+        if len(_DESCRIBED) >= 8:
+            _DESCRIBED.pop(next(iter(_DESCRIBED)))
+        keys = {x.casefold() for ks in _table_keys(doc).values() for k in ks for x in (k.strip(), *k.split())}
+        out: dict[str, tuple] = {}
+        for pattern in (_DESCRIBED_ZH, _DESCRIBED_EN):
+            for m in pattern.finditer(doc.text):
+                name, text = m.group("name").strip(), m.group("text")
+                # (what the thing is, not a rule for it: no sum of money or share, "标准车型：起步价11元（含3公里）", no
+                # worked sum, "- 时长费：30×0.4＝12元", no length of time, "- Junior: minimum term 3 months"; a figure
+                # with no unit only as an age, "aged 11 to 17")
+                if name.casefold() not in keys or re.search(r"[=＝]", text) \
+                        or any(q.quantity.dimension in ("money", "percent") for q in find_quantities(text)):
+                    continue
+                aged = _AGED.search(text) is not None
+                measures = tuple(x for x in stated_measures(text) if x.unit != "x"
+                                 and dimension_of(f"1{x.unit}") != "time" and (x.unit or aged))
+                if measures:
+                    out[name] = out.get(name, ()) + measures
+        _DESCRIBED[doc.sha256] = out
+    return _DESCRIBED[doc.sha256]
+
+
+def described_by(question: str, doc: Document) -> set[str]:
+    """The names defined by what they measure (defined_by_description) whose measures hold a figure the question
+    gives ("一辆五座的车" of 标准车型's 5座) and the question does not name: not when every name stating a measure of that
+    unit holds it (it tells none apart), nor by a figure of what the question says its case is not."""
+    described = defined_by_description(doc)
+    if not described:
+        return set()
+    # (not a figure of what the question says its case is not: "也不是七座的")
+    asked = _unnegated(question)
+    held = {n for n, ms in described.items() if not _names(question, n) and meets_stated(ms, asked)}
+    # (… nor where the question names a name of that measure itself: "一辆五座的标准车型")
+    return {n for n in held if any(o not in held and _same_measure(described[n], described[o]) for o in described)
+            and not any(_names(question, o) and _same_measure(described[n], described[o]) for o in described)}
+
+
+def _same_measure(a: tuple, b: tuple) -> bool:
+    """Whether two definitions state a measure of one unit (5座 and 7座及以上): names of one kind."""
+    return any(x._unit_of(y.unit) for x in a for y in b)
+
+
 def asks_former(question: str, doc: Document, words: bool = True) -> bool:
     """Whether a question asks of the rule a document replaced: by its name ("按原办法算", "2022版的标准", "under
     Version 3.1"), by asking what held before the change ("before the new rates took effect"), or by the day of its
@@ -1476,8 +1545,10 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     either = _both_sides(doc, question)
     straddling = _straddling(question, doc)
     everyone = _everyone(defined)
+    # (not by a member the question says its case is not: "不是最便宜的经济型")
+    unnegated = _unnegated(question)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
-             for member in members if (found := _spans(question, member, everyone))
+             for member in members if (found := _spans(unnegated, member, everyone))
              and (either or member in straddling or _tells(doc, defined, name, member))}
     whole = _named_whole(question, {member for _, member in spans})
     for name, member in spans:
@@ -1491,6 +1562,9 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     for name, ranges in defined_by_measures(doc).items():
         if not _names(question, name) and any(meets(r, question) for r in ranges):
             out.setdefault(name, set())
+    # (… or by a figure a definition in words states: "一辆五座的出租车" of "标准车型：核定载客5座（含驾驶员）的轿车")
+    for name in described_by(question, doc):
+        out.setdefault(name, set())
     codes = defined_by_codes(doc)
     for m in _GRADE_ASKED.finditer(question):
         for name, ranges in codes.items():
@@ -1568,11 +1642,17 @@ def _implied_names(question: str, doc: Document) -> tuple[frozenset[str], frozen
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
     defined = {**dict.fromkeys(defined_by_codes(doc), set()), **dict.fromkeys(defined_by_measures(doc), set()),
-               **members_asked(question, doc), **dict.fromkeys(defined_by_range(doc), set())}
+               **dict.fromkeys(defined_by_description(doc), set()), **members_asked(question, doc),
+               **dict.fromkeys(defined_by_range(doc), set())}
     # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
     # (… or a class the column placing a member in its name places others in: Hospitality beside Retail)
     kin = {other for other in defined if any((_kin(other, name) or _one_column(doc, other, name))
                                              and not _within(defined[other], defined[name]) for name in implied)}
+    # (… or a name defined by the same measure: "Adult: aged 18 to 59" beside the "Junior: aged 11 to 17" a 12-year-old
+    # implies)
+    described = defined_by_description(doc)
+    kin |= {other for name in implied & described.keys() for other in described
+            if _same_measure(described[name], described[other])}
     if any(_names(question, name) for name in kin):
         return frozenset(implied), frozenset()
     return frozenset(implied), frozenset(kin - implied)
@@ -1590,11 +1670,12 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
     # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
     # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
     everyone = _everyone(defined)
-    asked = [m for m in defined.get(name, set()) if _spans(question, m, everyone)
+    unnegated = _unnegated(question)
+    asked = [m for m in defined.get(name, set()) if _spans(unnegated, m, everyone)
              and (either or m in straddling or _tells(doc, defined, name, m))]
     if not asked:
         return None
-    member = max(asked, key=lambda m: (len(m), max(_spans(question, m, everyone))))
+    member = max(asked, key=lambda m: (len(m), max(_spans(unnegated, m, everyone))))
     then = formerly_by_members(doc).get(name, {})
     if member in then and member not in defined_by_members(doc).get(name, set()):
         found = doc.structure.cell_at(then[member])
@@ -1679,9 +1760,13 @@ def implied_cells(question: str, doc: Document) -> list:
             table, cell = found
             heads = f"{table.row_header(cell.row)} {table.column_header(cell.col)}"
             if n := sum(1 for name in implied if _names(heads, name)):
+                # (a row labelled in two cells is named by either: "| 起步价（含起步里程） | 大型车型 |" asked "起步价" of a
+                # 七座 car, its 大型车型 implied)
+                labels = [(x.text, [r[x.col].text for r in table.rows[table.header_rows:] if x.col < len(r)])
+                          for x in table.label_cells(cell.row)] if len(table.label_cells(cell.row)) > 1 else []
                 n += any(not any(_names(h, name) for name in implied)
                          and (_ordinal_named(question, h, others) or _word_named(question, h, others))
-                         for h, others in ((table.row_header(cell.row), table.row_headers()),
+                         for h, others in ((table.row_header(cell.row), table.row_headers()), *labels,
                                            (table.column_header(cell.col), [table.column_header(x)
                                                                             for x in range(len(table.rows[0]))])))
                 # (a table of one figure a row: the row whose label begins with the name holds that figure alone,
