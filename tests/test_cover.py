@@ -16,6 +16,7 @@ from aegis_tui.answer.relevance import candidate_key, document_candidates, enume
 from aegis_tui.answer.verify import Tier1CodeVerifier
 from aegis_tui.schema import AtomicFact, ExtractionPayload, FactType
 from aegis_tui.text.document import Document
+from aegis_tui.text.durations import as_document_writes
 
 PLAN = Document.load(str(Path(__file__).parent / "docs" / "s_plan_en.md"))
 NO_ENGINE = SimpleNamespace(config=SimpleNamespace(n_parallel=1))  # labelling from structure submits nothing
@@ -1922,18 +1923,18 @@ def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it
     clause = fact(("# Summit Fitness", "## 6. Guests"), "Guests", "free guest pass")
     fee = fact(("# Summit Fitness", "## 2. Membership Options and Prices"), "Elite", "Joining fee")
     skipped = []
-    ans = SimpleNamespace(question="How many free guest passes do I get each month on the Elite plan?",
+    ans = SimpleNamespace(asked="How many free guest passes do I get each month on the Elite plan?",
                           skip=lambda facts, reason: skipped.extend(facts))
     assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
     skipped.clear()
-    ans.question = "On the Elite plan, how many free guest passes do I get each month?"
+    ans.asked = "On the Elite plan, how many free guest passes do I get each month?"
     assert _in_named_scope([table, clause, fee], ans) == [table, clause] and skipped == [fee]
     # a question asking two things, one of them by a section's title, confines neither part's facts to it
     waiting = fact(("# Pet Insurance", "## 4. Waiting Periods"), "Cruciate ligament conditions", "waiting period")
     limit = fact(("# Pet Insurance", "## 3. Benefit Limits"), "Cruciate ligament conditions",
                  "Essential Cover")
-    ans.question = ("What's the waiting period for cruciate conditions, and what's the most Essential Cover pays for "
-                    "cruciate in a year?")
+    ans.asked = ("What's the waiting period for cruciate conditions, and what's the most Essential Cover pays for "
+                 "cruciate in a year?")
     skipped.clear()
     assert _in_named_scope([waiting, limit], ans) == [waiting, limit] and not skipped
 
@@ -2114,7 +2115,9 @@ def choose_noting_skips(question: str, doc: Document, facts, contexts: dict[str,
     from aegis_tui.answer.pick import choose
 
     skipped: list = []
-    job = SimpleNamespace(answer=SimpleNamespace(question=question, skip=lambda fs, why: skipped.append((fs, why))))
+    # (read as the pipeline reads it: its durations and firsts as the document writes them)
+    job = SimpleNamespace(answer=SimpleNamespace(question=question, asked=as_document_writes(question, doc.text),
+                                                 skip=lambda fs, why: skipped.append((fs, why))))
     return {f.fact.object_value for f in choose(job, doc, list(facts), contexts or {})}, skipped
 
 
@@ -4149,7 +4152,8 @@ def shortlist_and_choice(text: str, question: str, name: str = "doc.md") -> tupl
     """The values the index answer shortlists for a question over a document labelled from structure, and those
     choose keeps and skips, each fact's evidence as the pipeline frames it."""
     doc, index = structured(text, name)
-    cands = enumerate_candidates(doc, question, top_k=16, min_ratio=INDEX_MIN_RATIO, per_part=True)
+    cands = enumerate_candidates(doc, as_document_writes(question, doc.text), top_k=16, min_ratio=INDEX_MIN_RATIO,
+                                 per_part=True)
     contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
     got, skipped = choose_noting_skips(question, doc, index.facts.values(), contexts)
     return {c.value for c in cands}, got, skipped

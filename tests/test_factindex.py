@@ -652,3 +652,20 @@ def _answer_with_fake(doc: Document, question: str, tmp_path, script=None):
         return pipe.answer(doc, question)
     finally:
         engine.close()
+
+
+@pytest.mark.model
+def test_a_question_speaking_its_durations_otherwise_is_read_as_the_document_writes_them(engine, tmp_path):
+    from aegis_tui.answer.pipeline import Pipeline, PipelineConfig
+
+    doc = Document.from_text(
+        "# 路内停车收费标准\n\n路内泊位小型车白天停放收费标准如下：\n\n| 区域 | 首小时 | 之后每30分钟 | 单日封顶 |\n"
+        "| --- | --- | --- | --- |\n| 一类区域 | 10元 | 4元 | 80元 |\n| 二类区域 | 6元 | 3元 | 50元 |\n\n"
+        "不足30分钟的，按30分钟计收。\n", "parking.md")
+    question = "我把车停在一类区域路边，第一个小时收多少？后面每半小时又收多少？"
+    store = IndexStore(engine, MODEL_ID, tmp_path)
+    ans = Pipeline(engine, PipelineConfig(strategy="index"), indexes=store).answer(doc, question)
+    values = sorted(fv.fact.object_value for fv in ans.report.verified)
+    # "第一个小时" is the document's 首小时, "每半小时" its 每30分钟; the answer keeps the asker's words
+    assert values == ["10元", "4元"], ans.to_json()
+    assert ans.question == question and ans.to_json()["question"] == question

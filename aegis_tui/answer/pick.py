@@ -3162,7 +3162,7 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
     the reason. When no shortlisted fact shares a word with the question, the lexicon's predicate words decide
     what they can and the model's grammar-constrained yes/no the rest, as below.
     """
-    question = job.answer.question
+    question = job.answer.asked
     lang = doc.language
     # a fact for another of the names a document defines by their members than the one the question's member is
     # in (北塘区 is in 二类区域: a 一类区域 figure is another area's) answers another question

@@ -13,6 +13,7 @@ from ..engine.protocol import EngineProtocol
 from ..errors import AegisError, InputError
 from ..schema import ExtractionPayload
 from ..text.document import Document
+from ..text.durations import as_document_writes
 from ..text.quantity import find_quantities, parse_quantity
 from ..text.ranges import holding, meets
 from .extract import Extractor, extractor_for
@@ -99,6 +100,8 @@ class Pipeline:
         if not question:
             raise InputError("the question is empty")
         ans = Answer(question=question, mode=mode, strategy=self.config.strategy if mode == "two-stage" else "prose")
+        if mode != "baseline":
+            ans.read_as = as_document_writes(question, doc.text)
         job = Job(self.engine, self.config.repair_temperature, time.perf_counter, on_event,
                   cancel or threading.Event(), ans)
         try:
@@ -131,7 +134,7 @@ class Pipeline:
         ans = job.answer
         cfg = self.config
         job.enter(State.EXTRACT, f"ranking clauses ({cfg.strategy})")
-        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k)
+        cands = enumerate_candidates(doc, ans.asked, top_k=cfg.top_k)
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         verifier = self._verifier(doc)
         verify_ms = 0.0
@@ -171,18 +174,18 @@ class Pipeline:
         job.enter(State.EXTRACT, f"choosing among verified facts ({index.done}/{index.total} values indexed)")
         # a wider shortlist than fan-out's: the choice among verified facts (pick.cover) is what narrows it, and a
         # question asking two things must not lose the one its rarer words name
-        cands = enumerate_candidates(doc, ans.question, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO, per_part=True)
+        cands = enumerate_candidates(doc, ans.asked, top_k=cfg.top_k, min_ratio=INDEX_MIN_RATIO, per_part=True)
         # (and the table cells of the categories its members imply, which share no word with it)
         shortlisted = {candidate_key(c) for c in cands}
-        cands += [c for c in implied_cells(ans.question, doc) if candidate_key(c) not in shortlisted]
+        cands += [c for c in implied_cells(ans.asked, doc) if candidate_key(c) not in shortlisted]
         ans.offered = list(dict.fromkeys(c.quote for c in cands))
         keys = [candidate_key(c) for c in cands]
         # a series member the document does not number ("Severity 3") is decided by the question and the document
         # alone: nothing needs labelling for it
-        absent = unnumbered(ans.question, doc) if cands else []
+        absent = unnumbered(ans.asked, doc) if cands else []
         # what the table and item structure label costs nothing; the model labels only the values that rank as
         # fan-out's would (the wider shortlist's tail is chosen from once the background index holds it)
-        ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.question, top_k=cfg.top_k, per_part=True)}
+        ranked = {candidate_key(c) for c in enumerate_candidates(doc, ans.asked, top_k=cfg.top_k, per_part=True)}
         needed = [k for k in keys if k in ranked] if not absent else []
         t = time.perf_counter()
         labelled = indexer.label_from_structure(keys) if not absent and not all(index.is_done(k) for k in keys) else 0
@@ -250,7 +253,7 @@ class Pipeline:
                 report = verifier.verify(ExtractionPayload(atomic_facts=[fv.fact for fv in report.verified]
                                                            + [f.fact for f in stated]))
             verify_ms = (time.perf_counter() - t) * 1000
-            absent = listing(ans.question, doc, [fv.fact for fv in report.verified]) if report is not None else []
+            absent = listing(ans.asked, doc, [fv.fact for fv in report.verified]) if report is not None else []
             if absent and (others := catch_all([fv.fact for fv in report.verified], absent)):
                 # what the question names is none of the cases the list names: the list's case of all others
                 ans.skip([fv for fv in report.verified if fv.fact not in others],
@@ -291,7 +294,7 @@ class Pipeline:
                 sep = "、" if lang == "zh" else ", "
                 ans.answer += ("" if lang == "zh" else " ") + NOT_MENTIONED[lang].format(terms=sep.join(unmentioned))
         else:
-            _placed(report, doc, ans.question)
+            _placed(report, doc, ans.asked)
             realizer = EntityAwareRealizer()
             ans.answer = realizer.realize(report, doc, language=doc.language, question=ans.question, scope=scope)
             if realizer.unsaid:
@@ -331,7 +334,7 @@ class Pipeline:
         be submitted?" does not single out the other part's facts.
         """
         groups: dict[tuple, list] = {}
-        asked = asked_predicates(ans.question) if by_predicate else []
+        asked = asked_predicates(ans.asked) if by_predicate else []
         for fv in report.verified:
             p = fv.fact.predicate.lower()
             key = _same_thing(p, asked) if by_predicate else ()
@@ -339,13 +342,13 @@ class Pipeline:
         dropped = []
         for group in groups.values():
             subjects = [fv.fact.subject for fv in group]
-            keep = focus(subjects, ans.question, graded=by_predicate)
+            keep = focus(subjects, ans.asked, graded=by_predicate)
             # rows labelled by ranges: the one holding what the question gives ("at 3.0x" → "Greater than 2.75x
             # but not above 3.50x"), beside any the question names in words ("在职职工和不到75岁的退休人员")
             if keep is not None:
-                keep |= {s for s in subjects if meets(s, ans.question)}
+                keep |= {s for s in subjects if meets(s, ans.asked)}
             elif by_predicate:
-                keep = holding(subjects, ans.question)
+                keep = holding(subjects, ans.asked)
             if keep is not None:
                 dropped += [fv for fv in group if fv.fact.subject not in keep]
         if not dropped:
@@ -487,8 +490,8 @@ def _in_named_scope(facts: list, ans: Answer) -> list:
     pays for cruciate in a year?"), confines neither part's facts: the other's stand where they stand."""
     from .structural import names
 
-    titles = {t for f in facts for h in f.scope if (t := _titled(h)) and names(ans.question, t)}
-    named_in = [any(names(part, t) for t in titles) for part in question_parts(ans.question)]
+    titles = {t for f in facts for h in f.scope if (t := _titled(h)) and names(ans.asked, t)}
+    named_in = [any(names(part, t) for t in titles) for part in question_parts(ans.asked)]
     if titles and len(named_in) > 1 and any(named_in) and not all(named_in):
         return facts
 
@@ -512,7 +515,7 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     if not facts:
         return facts
     things, narrated = [], []
-    for sentence, asking in asking_sentences(ans.question):
+    for sentence, asking in asking_sentences(ans.asked):
         for m in ASKED_OF_EN.finditer(sentence):
             # ("forgot about it for six weeks": a figure the question gives, not a thing it asks a measure of)
             if not find_quantities(m.group("x")) and (words := held_terms(m.group("x"), doc)):
@@ -525,7 +528,7 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
         return facts
     # (a thing named through a member of a name the document defines is named by that name: "my Great Dane" by the
     # "Giant breed dogs" row, Appendix A listing Great Danes as giant breeds)
-    by_name = {x: implied_by(ans.question, doc, x) for x, _ in things + narrated}
+    by_name = {x: implied_by(ans.asked, doc, x) for x, _ in things + narrated}
 
     def names(f, thing) -> bool:
         x, words = thing
@@ -563,11 +566,11 @@ def _singled_out(facts: list, texts: dict[str, str], ans: Answer) -> list:
     headers, by key."""
     from .relevance import terms
 
-    asked = asked_predicates(ans.question)
-    wanted = set(terms(ans.question))
+    asked = asked_predicates(ans.asked)
+    wanted = set(terms(ans.asked))
     # the end a question asks ("what's the most it can add up to?") is said by a label naming it however worded
     # ("Maximum fine per item"): a word the question and that label share
-    ends = named_ends(ans.question)
+    ends = named_ends(ans.asked)
     end = f"<{next(iter(ends))}>" if len(ends) == 1 else ""
     wanted |= {end} if end else set()
 

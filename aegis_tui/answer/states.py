@@ -73,6 +73,14 @@ class Answer:
     unsupported_numbers: list[str] = field(default_factory=list)
     generated_tokens: int = 0
     error: str | None = None
+    # the question as the document writes its durations and firsts ("每半小时" as "每30分钟"), which choosing reads; the
+    # question stays the user's words in the answer, its record and its JSON
+    read_as: str = ""
+
+    @property
+    def asked(self) -> str:
+        """The question as choosing reads it (read_as), else as the user asked it."""
+        return self.read_as or self.question
 
     @property
     def verified_count(self) -> int:
