@@ -1297,7 +1297,7 @@ def defined_by_measures(doc: Document) -> dict[str, list[str]]:
 # "经济型指核定载客5座、轴距不小于2650毫米的车辆；", "- Junior: aged 11 to 17", "- **Senior** — aged 66 and over"), up to
 # the end of its clause
 _DESCRIBED_ZH = re.compile(r"(?:^|(?<=[\s*；;。，,]))(?:\d+[.、．]\s*|[（(][一二三四五六七八九十\d]+[)）]\s*)?(?:\*\*)?"
-                           r"(?P<name>[\u4e00-\u9fff]{2,8}?)(?:\*\*)?(?:[：:][ \t]*(?:是指|系指|指)?|是指|系指|指)"
+                           rf"(?P<name>[{CJK_RANGE}]{{2,8}}?)(?:\*\*)?(?:[：:][ \t]*(?:是指|系指|指)?|是指|系指|指)"
                            r"(?P<text>[^；;。\n]{2,80})")
 _DESCRIBED_EN = re.compile(r"(?m)^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?(?:\*\*|__)?(?P<name>[A-Z][\w'’-]*(?:[ \t]+[\w'’-]+){0,3}?)"
                            r"(?:\*\*|__)?[ \t]*(?::|[ \t][—–])(?:\*\*|__)?[ \t]+(?P<text>[^\n;]{2,120})")

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from fractions import Fraction
 
+from .lexicon import CJK_RANGE
 from .quantity import NUMBER_WORD_EN, chinese_to_decimal, english_number
 
 # each unit a duration is written in: its family (lengths of time convert only within one: minutes to weeks, months to
@@ -42,7 +43,7 @@ _SPOKEN_EN = re.compile(rf"(?<![\w-])(?:(?P<half>half)\s+an?\s+(?P<hunit>hour|ye
                         rf"(?![\w-])", re.IGNORECASE)
 _WRITTEN_EN = re.compile(r"(?<![\d.,])(\d+(?:\.\d+)?)[\s-]*(minute|hour|day|week|month|year)s?\b", re.IGNORECASE)
 # a first as a question speaks it ("第一个小时", "头一年", "第一次"): the document may write it 首 ("首小时", "首次")
-_FIRST_ZH = re.compile(r"(?:第一|头一|第1)(?![\d〇零一二三四五六七八九十百])个?(?=([\u4e00-\u9fff]{1,2}))")
+_FIRST_ZH = re.compile(rf"(?:第一|头一|第1)(?![\d〇零一二三四五六七八九十百])个?(?=([{CJK_RANGE}]{{1,2}}))")
 _UNITS_ONE = ("一", "a", "an", "one")
 
 
