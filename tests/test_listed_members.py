@@ -4,9 +4,12 @@ fact's own header holds, units opening with 千 and prices of one unit (forty-fi
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from test_cover import choose_noting_skips, structured
 
+from aegis_tui.answer.factindex import Indexer
 from aegis_tui.answer.pick import (
     _table_keys,
     _whole_words,
@@ -285,3 +288,20 @@ def test_an_age_band_is_met_by_an_age_not_by_another_figure():
     assert implied_names("My daughter is 14. What's her monthly fee?", doc)[0] == {"Junior"}
     assert implied_names("I've been a member for 12 years. What's the monthly fee?", doc)[0] == set()
     assert implied_names("I want to sign up for 16 weeks. What's the monthly fee?", doc)[0] == set()
+
+
+def test_a_sentence_naming_the_implied_class_beside_its_siblings_is_about_it():
+    text = ("# Leisure centre fees\n\n## Categories\n\n- **Junior** — aged 8 to 15\n- **Adult** — aged 18 to 65\n"
+            "- **Senior** — aged 66 and over\n\n## Prices\n\n| Category | Full Access (monthly) |\n|---|---|\n"
+            "| Junior | £18.50 |\n| Adult | £42.50 |\n| Senior | £29.00 |\n\n"
+            "A joining fee of £25 applies to all new Adult and Senior monthly memberships.\n")
+    doc, index = structured(text, "fees.md")
+    for key, cand in index.candidates.items():  # (the sentence's figure, as the model labels it)
+        if cand.value == "£25":
+            assert Indexer(SimpleNamespace(config=SimpleNamespace(n_parallel=1)), index)._keep_if_verified(
+                key, cand, "Prices", "joining fee")
+    contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
+    kept, skipped = choose_noting_skips("I'm 34. What is the joining fee for a monthly membership?", doc,
+                                        index.facts.values(), contexts)
+    # the sentence names Adult, the class a 34-year-old is in, beside Senior: it is Adult's too
+    assert "£25" in kept, skipped

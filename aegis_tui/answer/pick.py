@@ -1352,6 +1352,14 @@ def _same_measure(a: tuple, b: tuple) -> bool:
     return any(x._unit_of(y.unit) for x in a for y in b)
 
 
+def _of_a_kind(doc: Document, a: str, b: str) -> bool:
+    """Whether two names are of one kind: ending alike (_kin), or defined in words by the same measure ("Adult: aged
+    18 to 65" and "Senior: aged 66 and over"), so that a text naming both ("applies to all new Adult, Young Adult and
+    Senior memberships") is about each."""
+    described = defined_by_description(doc)
+    return _kin(a, b) or a in described and b in described and _same_measure(described[a], described[b])
+
+
 def asks_former(question: str, doc: Document, words: bool = True) -> bool:
     """Whether a question asks of the rule a document replaced: by its name ("按原办法算", "2022版的标准", "under
     Version 3.1"), by asking what held before the change ("before the new rates took effect"), or by the day of its
@@ -3176,13 +3184,14 @@ def choose(job: Job, doc: Document, shortlist: list[IndexedFact], contexts: dict
         # says, "C档、D档员工5%" labelled D档 is C档's too)
         clause = _clause_before(f.fact)
         own = {n for n in implied if _names(clause, n)}
-        if other := next((o for o in sorted(siblings) if _names(clause, o) and not any(_kin(o, n) for n in own)), None):
+        if other := next((o for o in sorted(siblings) if _names(clause, o)
+                          and not any(_of_a_kind(doc, o, n) for n in own)), None):
             apart[f.key] = other
             continue
         for said in (f"{f.fact.subject} {f.fact.predicate}", contexts.get(f.key, f.fact.source_text)):
             hit = own | {n for n in implied if _names(said, n)}
             if other := next((o for o in sorted(siblings) if _names(said, o)
-                              and not any(_kin(o, n) for n in hit)), None):
+                              and not any(_of_a_kind(doc, o, n) for n in hit)), None):
                 apart[f.key] = other
                 break
             if hit:
