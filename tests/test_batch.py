@@ -82,6 +82,23 @@ def test_a_directory_of_mixed_documents_is_indexed_and_a_rerun_resumes(embedded_
 
 
 @pytest.mark.model
+def test_two_files_of_one_text_indexed_at_once_share_one_run(embedded_model, tmp_path):
+    # two workers on one text hold one indexer: the second waits for the first's run, it does not fail on it
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("a.md", "b.md"):
+        (docs / name).write_text(SMALL, encoding="utf-8")
+    out = tmp_path / "out"
+    proc = aegis("index", str(docs), "--out", str(out), "--model", embedded_model, "--workers", "2", "--no-audit",
+                 "--format", "json", env={"AEGIS_CACHE_DIR": str(tmp_path / "cache")})
+    assert proc.returncode == 0, proc.stderr
+    summary = json.loads(proc.stdout)
+    assert (summary["indexed"], summary["failed"]) == (2, 0)
+    a, b = ((out / f"{r['name']}.facts.jsonl").read_text(encoding="utf-8") for r in summary["results"])
+    assert a.replace("a.md", "b.md") == b
+
+
+@pytest.mark.model
 def test_a_server_restart_in_the_middle_loses_no_document(embedded_model, tmp_path):
     from test_remote import LlamaServer
 

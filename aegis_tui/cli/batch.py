@@ -143,7 +143,9 @@ def run_batch(args) -> int:
             cached = index.done
             indexer.on_progress = lambda p: bar.update(name, p.done, p.total)
             t = time.perf_counter()
-            indexer.run(cancel)
+            # (two files of one text share one indexer: the second waits for the first's run, rather than failing
+            # on it, "the index is already being built")
+            indexer.ensure(list(index.candidates), cancel)
             body = index.to_json()
             s = body["summary"]
             with (out_dir / f"{name}.facts.jsonl").open("w", encoding="utf-8") as f:
