@@ -167,3 +167,13 @@ def test_what_a_chinese_question_says_its_case_is_not(question, terms):
     from aegis_tui.text.lexicon import negated_terms_zh
 
     assert negated_terms_zh(question) == terms
+
+
+def test_a_question_without_what_it_says_its_case_is_not_keeps_its_places():
+    from aegis_tui.text.lexicon import unnegated_zh
+
+    question = "我平时叫舒服一点的车（不是最便宜的经济型，也不是七座的），每公里多少钱？"
+    blanked = unnegated_zh(question)
+    assert len(blanked) == len(question) and "经济型" not in blanked and "七座" not in blanked
+    assert blanked.index("每公里") == question.index("每公里")
+    assert unnegated_zh("有没有生活补助？") == "有没有生活补助？"

@@ -76,6 +76,7 @@ from ..text.lexicon import (
     as_written,
     is_cjk,
     negated_terms_zh,
+    unnegated_zh,
 )
 from ..text.quantity import PHYSICAL_DIMENSIONS, dimension_of, find_quantities
 from ..text.ranges import (
@@ -209,14 +210,6 @@ def _names_unnegated(label: str, term: str) -> bool:
     """Whether a label names a term, and nowhere as its negation ("本市户籍或非本市户籍的灵活就业人员" names 非本市户籍 too)."""
     ats = [m.start() for m in re.finditer(re.escape(term), label)]
     return bool(ats) and not any(NEGATION_ZH.search(label[max(0, at - 2):at]) for at in ats)
-
-
-def _unnegated(question: str) -> str:
-    """The question with what it says its case is not blanked ("不是最便宜的经济型", "也不是七座的"): no member or figure
-    there implies a name."""
-    for term in negated_terms_zh(question):
-        question = question.replace(term, " " * len(term))
-    return question
 
 
 def _label_words(fact) -> set[str]:
@@ -1340,7 +1333,7 @@ def described_by(question: str, doc: Document) -> set[str]:
     if not described:
         return set()
     # (not a figure of what the question says its case is not: "也不是七座的")
-    asked = _unnegated(question)
+    asked = unnegated_zh(question)
     held = {n for n, ms in described.items() if not _names(question, n) and meets_stated(ms, asked)}
     # (… nor where the question names a name of that measure itself: "一辆五座的标准车型")
     return {n for n in held if any(o not in held and _same_measure(described[n], described[o]) for o in described)
@@ -1554,7 +1547,7 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     straddling = _straddling(question, doc)
     everyone = _everyone(defined)
     # (not by a member the question says its case is not: "不是最便宜的经济型")
-    unnegated = _unnegated(question)
+    unnegated = unnegated_zh(question)
     spans = {(name, member): found for name, members in defined.items() if not _names(question, name)
              for member in members if (found := _spans(unnegated, member, everyone))
              and (either or member in straddling or _tells(doc, defined, name, member))}
@@ -1678,7 +1671,7 @@ def placement(question: str, doc: Document, name: str) -> tuple[str, int, int] |
     # (the member that tells its class apart, as implying_words reads it: not one placed in two names of a kind; the
     # longest, else the last named, "桐溪县溪口镇" by 溪口镇)
     everyone = _everyone(defined)
-    unnegated = _unnegated(question)
+    unnegated = unnegated_zh(question)
     asked = [m for m in defined.get(name, set()) if _spans(unnegated, m, everyone)
              and (either or m in straddling or _tells(doc, defined, name, m))]
     if not asked:

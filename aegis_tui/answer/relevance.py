@@ -37,7 +37,7 @@ from ..text.lexicon import (
     SYNONYMS,
     TWO_WORD_COMPOUND_EN,
     as_written,
-    negated_terms_zh,
+    unnegated_zh,
 )
 from ..text.quantity import QuantityMatch, dimension_of, find_quantities, parse_quantity
 from ..text.ranges import condition_bounds, holding, meets, rate_figure
@@ -464,8 +464,7 @@ def _picked_by(question: str, headers: list[str], common: frozenset[str] = froze
     if minutes := times_given(question):
         held |= {h for h in headers if any(holds(p, t) for p in periods(h) for t in minutes)}
     # (what it says its case is not names nothing: "不是最便宜的经济型" picks no 经济型 row)
-    for term in negated_terms_zh(question):
-        question = question.replace(term, " ")
+    question = unnegated_zh(question)
     question = NEGATED_EN.sub(" ", question)  # a word it negates names nothing: "non-reserved" (see identifies)
     question = with_end_words(question)  # asking for the most: "一年最多能报多少" names 年度最高支付限额 beside 支付比例
     full = {h for h in headers if h and names(question, h)}

@@ -503,6 +503,14 @@ def negated_terms_zh(question: str) -> list[str]:
     return out
 
 
+def unnegated_zh(question: str) -> str:
+    """The question with each term it says its case is not (negated_terms_zh) blanked, its length kept: what names a
+    row, a column or a class there names none ("不是最便宜的经济型", "也不是七座的")."""
+    for term in negated_terms_zh(question):
+        question = question.replace(term, " " * len(term))
+    return question
+
+
 # ---- predicates -----------------------------------------------------------------------------------------------
 # predicate keyword -> dimensions its value may have; searched longest keyword first, extensible.
 # a clause pointing to the table below it ("起付线以上部分按下表比例支付", "at the rates in the following table")
