@@ -4,10 +4,8 @@ fact's own header holds, units opening with 千 and prices of one unit (forty-fi
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
-from test_cover import choose_noting_skips, structured
+from test_cover import NO_ENGINE, choose_noting_skips, structured
 
 from aegis_tui.answer.factindex import Indexer
 from aegis_tui.answer.pick import (
@@ -298,7 +296,7 @@ def test_a_sentence_naming_the_implied_class_beside_its_siblings_is_about_it():
     doc, index = structured(text, "fees.md")
     for key, cand in index.candidates.items():  # (the sentence's figure, as the model labels it)
         if cand.value == "£25":
-            assert Indexer(SimpleNamespace(config=SimpleNamespace(n_parallel=1)), index)._keep_if_verified(
+            assert Indexer(NO_ENGINE, index)._keep_if_verified(
                 key, cand, "Prices", "joining fee")
     contexts = {candidate_key(c): f"{c.framed} {c.quote}" for c in document_candidates(doc)}
     kept, skipped = choose_noting_skips("I'm 34. What is the joining fee for a monthly membership?", doc,
