@@ -426,9 +426,10 @@ def _memberships(doc: Document) -> tuple[dict[str, set[str]], dict[str, dict[str
         for m in DEFINED_BY_GROUPS_ZH.finditer(doc.text):
             # (each member a name, "渔山县", "江宁高新技术产业开发区", "观澜县（观澜港临港产业园除外）" as 观澜县; a lead naming a
             # sentence after its colon lists nothing: "申请条件：连续缴费满12个月、…")
+            # (a comma before 以及 parts no member: "澄江区环城路以内区域，以及青澜火车站")
             items = [re.sub(r"[（(][^（）()]*[）)]", "", x).strip()
                      for group in re.split(r"[；;]", m.group("members")) if group.strip()
-                     for x in re.split(r"以及|[、，,]", group.strip())]
+                     for x in re.split(r"以及|[、，,]", group.strip()) if x.strip()]
             if len(items) < 2 or not all(2 <= len(x) <= 16 and not re.search(r"[\d《》（）()：:]", x) for x in items):
                 continue
             members = set(items) | {x[c.end():] for x in items if (c := CITY_BEFORE_PLACE_ZH.match(x))}
@@ -1563,6 +1564,10 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
     for name, ranges in defined_by_measures(doc).items():
         if not _names(question, name) and any(meets(r, question) for r in ranges):
             out.setdefault(name, set())
+    # (… or by the side of a boundary the question places its case on: "环城路里面" of "一类区域：澄江区环城路以内区域",
+    # "二环外" of "三类区域：二环路以外的中心城区其他区域")
+    for name, words in bounded_by(question, doc).items():
+        out.setdefault(name, set()).update(words)
     # (… or by a figure a definition in words states: "一辆五座的出租车" of "标准车型：核定载客5座（含驾驶员）的轿车")
     for name in described_by(question, doc):
         out.setdefault(name, set())
@@ -1586,6 +1591,59 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
                     and not (len(kind) > 1 and kind <= {m.casefold() for m in held}):
                 out[outer] = set(words)
     return out
+
+
+# a boundary and the side of it a definition places a name on ("澄江区环城路以内区域", "二环路（含）以内", "二环路以外的…"),
+# and a question its case ("环城路里面", "二环外", "二环路以内"): the boundary the characters before the side word, a
+# road or a river a place may go before ("澄江区环城路"), the side in or out
+_SIDE_DEFINED_ZH = re.compile(rf"(?P<edge>[{CJK_RANGE}]{{2,10}}?)(?:（含）|\(含\))?(?P<side>以内|之内|以外|之外)")
+_SIDE_ASKED_ZH = re.compile(r"(?P<side>以内|之内|里面|里头|里边|内|以外|之外|外面|外头|外边|外)")
+_PLACE_BEFORE_EDGE_ZH = re.compile(rf"^[{CJK_RANGE}]{{1,4}}?[区县市](?=[{CJK_RANGE}]{{2,}}$)")
+_NOT_ON_SIDE_ZH = re.compile(r"(?:不在|不属于|不是|并非|非|不)$")
+_BOUNDED: dict[str, dict[str, list[tuple[str, bool]]]] = {}
+
+
+def defined_by_boundary(doc: Document) -> dict[str, list[tuple[str, bool]]]:
+    """The names a Chinese document's list of groups defines by a side of a boundary ("- 一类区域：澄江区环城路以内区域，
+    以及青澜火车站", "- 三类区域：二环路以外的中心城区其他区域"), each with its boundaries and whether it lies inside each;
+    not a boundary that is another of the names ("一类区域以外"); none where fewer than two names are so defined."""
+    if doc.sha256 not in _BOUNDED:
+        if len(_BOUNDED) >= 8:
+            _BOUNDED.pop(next(iter(_BOUNDED)))
+        found: dict[str, list[tuple[str, bool]]] = {}
+        for m in DEFINED_BY_GROUPS_ZH.finditer(doc.text):
+            for side in _SIDE_DEFINED_ZH.finditer(m.group("members")):
+                edge = re.split(r"[、，,；;：:和与及]|以及", side.group("edge"))[-1]
+                edge = _PLACE_BEFORE_EDGE_ZH.sub("", re.sub(r"^除", "", edge))  # ("除一类城市以外": 一类城市)
+                if len(edge) >= 2:
+                    found.setdefault(m.group("name"), []).append((edge, side.group("side") in ("以内", "之内")))
+        bounded = {name: [(e, i) for e, i in edges if e not in found]
+                   for name, edges in found.items() if any(e not in found for e, _ in edges)}
+        # (names set apart by sides of boundaries: one alone is no such classification, "处理结果：…死亡以外…")
+        _BOUNDED[doc.sha256] = bounded if len(bounded) >= 2 else {}
+    return _BOUNDED[doc.sha256]
+
+
+def bounded_by(question: str, doc: Document) -> dict[str, set[str]]:
+    """The names a question implies by placing its case on their side of boundaries the document defines them by
+    (defined_by_boundary), with the words doing so: on its side of each such boundary the question names, naming one
+    at least, where one name alone is so implied; a boundary a road's name is is named short of its 路 ("二环" of
+    二环路). A side the question says its case is not on is the other ("不在环城路里面": outside it)."""
+    defined = defined_by_boundary(doc)
+    placed: dict[str, tuple[bool, str]] = {}  # each boundary the question names: inside it?, the words saying so
+    for edge in {e for edges in defined.values() for e, _ in edges}:
+        forms = [edge] + ([edge[:-1]] if edge.endswith("路") and len(edge) >= 3 else [])
+        for form in forms:
+            if m := re.search(re.escape(form) + r"(?:（含）)?" + _SIDE_ASKED_ZH.pattern, question):
+                negated = bool(_NOT_ON_SIDE_ZH.search(question[max(0, m.start() - 4):m.start()]))
+                placed[edge] = (("外" not in m.group("side")) != negated, m.group())
+                break
+    implied = {name: {placed[e][1] for e, _ in edges if e in placed} for name, edges in defined.items()
+               if any(e in placed for e, _ in edges) and all(placed[e][0] == inside for e, inside in edges if e in placed)
+               and not _names(question, name)}
+    if len(implied) != 1:
+        return {}
+    return {name: set().union(*(_stemmed(w) for w in words)) for name, words in implied.items()}
 
 
 # a grade written as a series' letters and its number ("P5", "M3"), alone or as the ends of a range ("P4—P5",
@@ -1643,7 +1701,8 @@ def _implied_names(question: str, doc: Document) -> tuple[frozenset[str], frozen
     # "I'm a grade 6 manager")
     implied = set(implying_words(question, doc))
     defined = {**dict.fromkeys(defined_by_codes(doc), set()), **dict.fromkeys(defined_by_measures(doc), set()),
-               **dict.fromkeys(defined_by_description(doc), set()), **members_asked(question, doc),
+               **dict.fromkeys(defined_by_description(doc), set()), **dict.fromkeys(defined_by_boundary(doc), set()),
+               **members_asked(question, doc),
                **dict.fromkeys(defined_by_range(doc), set())}
     # (a group within an implied name, most of its members the name's, is none of the others: 省会城市 within 二类城市)
     # (… or a class the column placing a member in its name places others in: Hospitality beside Retail)

@@ -1,0 +1,50 @@
+"""Classes a document places by a side of a boundary, periods however worded, "66+" as a range, nested column headers,
+and a question asking for the most shortlisted by the words a document gives it — pure: no model is called."""
+
+from __future__ import annotations
+
+import pytest
+from test_cover import choose_noting_skips, structured
+
+from aegis_tui.answer.pick import _stemmed, bounded_by, defined_by_boundary, defined_by_members, implied_names
+from aegis_tui.answer.relevance import asked_dimensions, enumerate_candidates
+from aegis_tui.answer.structural import identifies
+from aegis_tui.text.document import Document
+from aegis_tui.text.entities import paired_units
+from aegis_tui.text.ranges import intervals, meets
+
+_ZONES_ZH = ("# 停车收费办法\n\n第六条 停车收费区域划分为一类区域、二类区域和三类区域：\n\n"
+             "- 一类区域：澄江区环城路以内区域，以及青澜火车站、望湖商圈；\n"
+             "- 二类区域：一类区域以外、二环路（含）以内区域，以及高铁东站；\n"
+             "- 三类区域：二环路以外的中心城区其他区域。\n\n"
+             "表1 路内泊位收费标准\n\n| 区域类别 | 白天首小时 | 白天首小时后每30分钟 | 单日封顶 |\n|---|---|---|---|\n"
+             "| 一类区域 | 10元 | 4元 | 80元 |\n| 二类区域 | 6元 | 3元 | 50元 |\n| 三类区域 | 4元 | 2元 | 30元 |\n\n"
+             "第十条 本次调整前，一类区域白天首小时8元。停车场应当公示收费标准。车辆驶离后7日内缴费。\n")
+
+
+def test_a_list_of_groups_defines_each_by_the_side_of_its_boundary():
+    doc = Document.from_text(_ZONES_ZH, "parking.md")
+    # (a boundary that is another of the names, "一类区域以外", places nothing; a place before the road is no part of it)
+    assert defined_by_boundary(doc) == {"一类区域": [("环城路", True)], "二类区域": [("二环路", True)],
+                                        "三类区域": [("二环路", False)]}
+    # (a comma before 以及 parts no member: the list still names 一类区域's members)
+    assert {"青澜火车站", "望湖商圈"} <= defined_by_members(doc)["一类区域"]
+
+
+@pytest.mark.parametrize("question, implied", [
+    ("我把车停在环城路里面的马路边，首小时收多少？", {"一类区域"}),
+    ("我在二环外上班，一天最多收多少？", {"三类区域"}),                    # 二环 is 二环路 named short
+    ("我住在二环路以内、但不在环城路里面的地方，首小时收多少？", {"二类区域"}),  # not inside 环城路: outside it
+    ("我在环城路里面，也在二环以内，首小时收多少？", set()),                 # on two names' sides: none
+    ("停车场要公示什么？", set()),
+])
+def test_a_question_placing_its_case_on_a_side_of_a_boundary_implies_the_name_there(question, implied):
+    doc = Document.from_text(_ZONES_ZH, "parking.md")
+    assert set(bounded_by(question, doc)) == implied
+    got, others = implied_names(question, doc)
+    assert got == implied and (not implied or others == {"一类区域", "二类区域", "三类区域"} - implied)
+
+
+def test_one_name_by_a_side_is_no_classification():
+    doc = Document.from_text("# 办法\n\n- 处理结果：除死亡以外的情形，按本办法处理；\n- 申请材料：身份证。\n", "x.md")
+    assert defined_by_boundary(doc) == {}
