@@ -48,3 +48,19 @@ def test_a_question_placing_its_case_on_a_side_of_a_boundary_implies_the_name_th
 def test_one_name_by_a_side_is_no_classification():
     doc = Document.from_text("# 办法\n\n- 处理结果：除死亡以外的情形，按本办法处理；\n- 申请材料：身份证。\n", "x.md")
     assert defined_by_boundary(doc) == {}
+
+
+def test_nested_headers_are_set_apart_by_the_longer_one_s_own_words():
+    headers = ["白天首小时", "白天首小时后每30分钟", "单日封顶"]
+    assert [h for h in headers if identifies("首小时收多少", h, headers, derived=True)] == ["白天首小时"]
+    assert [h for h in headers if identifies("后面每30分钟又收多少", h, headers, derived=True)] \
+        == ["白天首小时后每30分钟"]
+    # (naming nothing of the shorter header picks it by no other's absence)
+    assert not identifies("夜里怎么收", "白天首小时", headers[:2], derived=True)
+
+
+def test_a_part_answered_by_another_part_s_fact_gets_its_own():
+    doc, index = structured(_ZONES_ZH, "parking.md")
+    got, _ = choose_noting_skips("我把车停在环城路里面的马路边，停了两个半小时。第一个小时收多少？后面每半小时又收多少？", doc,
+                                 index.facts.values())
+    assert got == {"10元", "4元"}

@@ -130,6 +130,7 @@ from .structural import (
     clause_start,
     clause_topic,
     header_name,
+    identifies,
     names,
     ordinal_apart,
     shared_ends,
@@ -1825,7 +1826,8 @@ def implied_cells(question: str, doc: Document) -> list:
                 labels = [(x.text, [r[x.col].text for r in table.rows[table.header_rows:] if x.col < len(r)])
                           for x in table.label_cells(cell.row)] if len(table.label_cells(cell.row)) > 1 else []
                 n += any(not any(_names(h, name) for name in implied)
-                         and (_ordinal_named(question, h, others) or _word_named(question, h, others))
+                         and (_ordinal_named(question, h, others) or _word_named(question, h, others)
+                              or _part_picks(question, h, others))
                          for h, others in ((table.row_header(cell.row), table.row_headers()), *labels,
                                            (table.column_header(cell.col), [table.column_header(x)
                                                                             for x in range(len(table.rows[0]))])))
@@ -1857,6 +1859,13 @@ def _word_named(question: str, header: str, others: list[str]) -> bool:
     own = {t for t in _stemmed(header) if len(t) > 1}
     rest = {t for other in others if other != header for t in _stemmed(other)}
     return bool((own - rest) & _stemmed(question))
+
+
+def _part_picks(question: str, header: str, others: list[str]) -> bool:
+    """Whether a part of a question asking several things picks a header among others by what sets it apart
+    ("首小时收多少？后面每30分钟又收多少？": "白天首小时" by its part, though "白天首小时后每30分钟" holds all its words)."""
+    parts = question_parts(question)
+    return len(parts) > 1 and any(identifies(part, header, others, derived=True) for part in parts)
 
 
 APART = 3  # the most characters between the two parts of a Chinese member a question names apart
@@ -3103,6 +3112,28 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             for t, m in match[k].items():
                 covered[t] = max(covered[t], m)
         chosen += round_
+    # a part answered only by a fact that answers another part too ("首小时收多少？后面每30分钟又收多少？": "白天首小时后每30分钟"
+    # names 首小时 beside the second part's 每30分钟) is answered by its own fact of the same entity, whose label names
+    # what that fact names of the part and nothing the other parts ask of their own ("白天首小时")
+    for i in range(len(parts)) if len(parts) > 1 else ():
+        own = _own_words(i)
+        others = set().union(*(_own_words(j) for j in range(len(parts)) if j != i))
+        touching = [c for c in chosen if any(match[c].get(t, 0.0) >= SECTION_WEIGHT for t in own)]
+        if not touching or not all(any(match[c].get(t, 0.0) >= SECTION_WEIGHT for t in others) for c in touching):
+            continue
+        kinds = worded[i][1]
+        named_by = {t for c in touching for t in own if match[c].get(t, 0.0) == 1.0}
+        fits = {k: sum(weight[t] * match[k].get(t, 0.0) for t in parts[i]) for k in named if k not in chosen
+                and named_by and all(match[k].get(t, 0.0) == 1.0 for t in named_by)
+                and not any(match[k].get(t, 0.0) >= SECTION_WEIGHT for t in others)
+                and (not kinds or _of_a_kind_asked(by_key[k], kinds))
+                and any(same_entity(by_key[k].fact.subject, by_key[c].fact.subject) for c in touching)}
+        if fits:
+            best = max(fits.values())
+            for k in sorted(k for k, g in fits.items() if g == best):
+                chosen.append(k)
+                for t, m in match[k].items():
+                    covered[t] = max(covered[t], m)
     # a question listing the things it asks each of ("伙食补助和市内交通补助分别是多少", "市里和区里分别会给我补贴多少") is
     # answered for each: an item no chosen fact names in full is answered by the facts that do, of a kind a chosen
     # fact gives, best over the item's words and those the question asks of all its items (the 起付线 of

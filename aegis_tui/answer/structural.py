@@ -294,13 +294,22 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
     # a question: its words joined as paired_units joins them, and its single units for a header set apart by
     # one ("Tier 1" beside "Tier 2", 月 beside 年)
     mine = paired_units(label, singles=True) | ordinal_units(label) if derived else set(units(label))
+    named_apart = False
     for other in others:
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
+        if not d_own and d_other and derived:
+            # (a header whose words another's hold beside words of its own, "白天首小时" beside "白天首小时后每30分钟", is
+            # set apart by naming none of those: a question's "首小时收多少" asks it, "后面每30分钟收多少" the other)
+            if (mine & d_other) - common:
+                return False
+            continue
         if not mine & d_own or (mine & d_other) - common:
             return False
-    return True
+        named_apart = True
+    # (… where it names some word of the header at all)
+    return named_apart or bool((mine & paired_units(title_of(own), singles=True)) - common)
 
 
 def _bind_cell(ctx: FactContext, table: Table, cell: Cell) -> CheckResult:
