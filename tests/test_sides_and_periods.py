@@ -64,3 +64,21 @@ def test_a_part_answered_by_another_part_s_fact_gets_its_own():
     got, _ = choose_noting_skips("我把车停在环城路里面的马路边，停了两个半小时。第一个小时收多少？后面每半小时又收多少？", doc,
                                  index.facts.values())
     assert got == {"10元", "4元"}
+
+
+def test_a_question_asking_for_the_most_is_shortlisted_by_the_document_s_words_for_it():
+    doc = Document.from_text(_ZONES_ZH, "parking.md")
+    values = {c.value for c in enumerate_candidates(doc, "我在二环外上班，一天最多会被收多少钱？", top_k=16, min_ratio=0.15)}
+    assert "30元" in values  # (单日封顶: no word of "一天最多" but the end it asks)
+
+
+def test_a_day_s_cap_and_a_whole_day_are_one_period():
+    assert "〈每天〉" in _stemmed("单日封顶") and "〈每天〉" in _stemmed("停一整天") and "〈每天〉" not in _stemmed("停两整天")
+
+
+@pytest.mark.parametrize("question, rate", [
+    ("坐一次多少钱？", True), ("每个月多少钱？", True), ("一年多少钱？", True),
+    ("一年最多能报多少钱？", False),  # (a cap counted over a year: no rate)
+])
+def test_an_amount_asked_per_time_may_be_written_as_a_rate(question, rate):
+    assert ("rate" in asked_dimensions(question)) is rate

@@ -682,7 +682,11 @@ def enumerate_candidates(doc: Document, question: str, top_k: int = 16, min_rati
         return []
     texts = [c.framed for c in cands]
     bm = BM25(texts)
-    scores = _score(texts, question, bm, doc.structure.titles)
+    # (a question asking for the most in words the document does not use asks by the words the document gives it,
+    # "一天最多收多少" by 单日封顶, as each part does below; "上限是多少" of a document writing 上限 asks by its own)
+    said = [m.group() for pattern in (BOUND_MOST, BOUND_LEAST) for m in pattern.finditer(question)]
+    scores = _score(texts, with_end_words(question) if said and not any(w in doc.text for w in said) else question,
+                    bm, doc.structure.titles)
     ranked = sorted(zip(cands, scores), key=lambda p: -p[1])
     floor = max(ranked[0][1] * min_ratio, 1e-9)
     # each part's best, when the question asks several things

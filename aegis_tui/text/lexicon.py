@@ -413,7 +413,7 @@ NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
 # ordinal ("第一次", "头一年", "上一年"), not a period; 每 says a period whatever stands before it ("原则上每周").
 # (English needs none: "weekly" is "week" differently derived, as cover reads words.)
 _NOT_A_PERIOD_BEFORE_ZH = r"(?<![满第头近过已才再又上下前超到逾零〇一二两三四五六七八九十百千\d])"
-_NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多|后|前|期|性|零)"
+_NOT_A_PERIOD_AFTER_ZH = r"(?!以上|以下|半|多(?!少)|后|前|期|性|零)"  # (一年多 is over a year; 一次多少钱 asks per time)
 
 
 def _period_zh(every: str, other: str) -> re.Pattern:
@@ -425,11 +425,34 @@ PERIODS_ZH = (
     ("〈每年〉", _period_zh(r"年度?|个年度", r"全年|年度|一年(?:内|里|中)?|[/／]年|年(?=标准|均|薪)")),
     ("〈每月〉", _period_zh(r"个?月", r"月度|按月|一个月|[/／]月|月(?=标准|均|薪|限额)")),
     ("〈每周〉", _period_zh(r"(?:周|个?星期)", r"一周|一个?星期|[/／]周")),
-    ("〈每天〉", _period_zh(r"[天日]", r"按日|日均|一天(?:内|里)?|[/／]人?[天日]|日(?=标准|薪|限额)")),
+    # (单日 as 单次 is one: "单日封顶"; "停一整天" a whole day)
+    ("〈每天〉", _period_zh(r"[天日]", r"按日|日均|单日|一?整天|一天(?:内|里)?|[/／]人?[天日]|日(?=标准|薪|限额)")),
     # (a night's lodging: "每晚", "一晚", a rate "元/人·晚", "元/间·晚")
     ("〈每晚〉", _period_zh(r"晚", r"一晚|[/／](?:人|间)?[·・/／]?晚")),
     ("〈每次〉", _period_zh(r"次", r"单次|一次|[/／]次")),
     ("〈每笔〉", _period_zh(r"笔", r"单笔|一笔|[/／]笔")),
+)
+# … and an English one's, named as no word is (annual ~ yearly ~ per annum ~ a year ~ the whole year; monthly ~ per month ~ each month),
+# the periods a measure is counted over; not a length of time ("within a year", "a year ago", "a month's notice"),
+# which "a" or "one" before a period says in a duration
+_NOT_A_PERIOD_BEFORE_EN = r"(?<!\bwithin\s)(?<!\bafter\s)(?<!\bfor\s)(?<!\bthan\s)(?<!\bover\s)(?<!\bleast\s)(?<!\bto\s)"
+_NOT_A_PERIOD_AFTER_EN = r"(?!['’]s|\s+(?:ago|later|before|after|earlier|old|from|or\s+(?:more|less|longer)))\b"
+
+
+def _period_en(adjective: str, noun: str) -> re.Pattern:
+    """A period's English phrases: its adjectives ("monthly"), the noun after a or every ("a month", "per
+    month") where that is no length of time, and the noun to itself ("month to month", rolling)."""
+    return re.compile(rf"\b(?:{adjective}|{_NOT_A_PERIOD_BEFORE_EN}(?:a|an|per|each|every)\s+{noun}"
+                      rf"{_NOT_A_PERIOD_AFTER_EN}|{noun}[\s-]+to[\s-]+{noun})\b", re.IGNORECASE)
+
+
+PERIODS_EN = (
+    ("@year", _period_en(r"annual(?:ly)?|yearly|per\s+annum|(?:the|a)\s+(?:whole|full|entire)\s+year", "year")),
+    ("@month", _period_en(r"monthly", r"(?:calendar\s+)?month")),
+    ("@week", _period_en(r"weekly", "week")),
+    ("@day", _period_en(r"daily", "day")),
+    ("@night", _period_en(r"nightly", "night")),
+    ("@hour", _period_en(r"hourly", "hour")),
 )
 # Characters of a Chinese question that are no word of what it asks (第: an ordinal's mark, "第一次" names no 第二套)
 QUERY_STOP_ZH = frozenset("的是在为了第") | CONJUNCTIONS_ZH | frozenset("请问多少几分别哪些什么吗呢")
