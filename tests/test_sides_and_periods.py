@@ -72,8 +72,36 @@ def test_a_question_asking_for_the_most_is_shortlisted_by_the_document_s_words_f
     assert "30元" in values  # (单日封顶: no word of "一天最多" but the end it asks)
 
 
+@pytest.mark.parametrize("text, period", [
+    ("an annual fee", "@year"), ("pay for the whole year in one go", "@year"), ("£300 per annum", "@year"),
+    ("twice a year", "@year"), ("£42.50 a month", "@month"), ("a monthly direct debit", "@month"),
+    ("charged every day", "@day"), ("£20 per night", "@night"), ("an hourly rate", "@hour"),
+])
+def test_an_english_period_is_one_term_however_worded(text, period):
+    assert period in _stemmed(text)
+
+
+@pytest.mark.parametrize("text", ["within a year", "a year ago", "a month's notice", "for a year", "a year or more",
+                                  "at least a year", "one calendar month"])
+def test_a_length_of_time_is_no_period_a_measure_is_counted_over(text):
+    assert not {t for t in _stemmed(text) if t.startswith("@")}
+
+
+def test_a_period_however_worded_picks_the_header_counted_over_it():
+    headers = ["Full Access (monthly DD)", "Full Access (annual, paid upfront)"]
+    assert "@month" in paired_units("Full Access (monthly DD)") & paired_units("how much per month")
+    assert [h for h in headers if identifies("How much is full access per month?", h, headers, derived=True)] \
+        == ["Full Access (monthly DD)"]
+    assert [h for h in headers if identifies("What does full access cost for the whole year?", h, headers,
+                                             derived=True)] == ["Full Access (annual, paid upfront)"]
+
+
 def test_a_day_s_cap_and_a_whole_day_are_one_period():
     assert "〈每天〉" in _stemmed("单日封顶") and "〈每天〉" in _stemmed("停一整天") and "〈每天〉" not in _stemmed("停两整天")
+
+
+def test_month_to_month_is_counted_by_the_month():
+    assert "@month" in _stemmed("if I go month to month") and "@month" in _stemmed("a month-to-month plan")
 
 
 @pytest.mark.parametrize("question, rate", [

@@ -57,6 +57,7 @@ from ..text.lexicon import (
     NUMBER_RANGE_EN,
     NUMBERED_NAME_EN,
     NUMERALS_ZH,
+    PERIODS_EN,
     PERIODS_ZH,
     PLACE_ENDING_ZH,
     PRONOUNS_EN,
@@ -236,10 +237,17 @@ def _stemmed(text: str) -> set[str]:
             out.add(f"第{n}")
     # a Chinese phrase asking how long or when (多长时间, 多久) is how a question asks, as English filler is
     text = WHETHER_PHRASES_ZH.sub(" ", HOW_PHRASES_ZH.sub(" ", text))
-    # the period a Chinese measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次), and
-    # the phrase none of its bigrams
+    # the period a measure is counted over is one term however worded (一年 ~ 每年 ~ 年度, 一次 ~ 单次; annual ~ a year
+    # ~ the whole year), and the phrase none of its words
     for name, pattern in PERIODS_ZH:
         text, found = pattern.subn(" ", text)
+        if found:
+            out.add(name)
+    # (an adjective stays a word of its own, "weekly" still "week" differently derived; a phrase, "per week", "the
+    # whole year", is the period alone)
+    for name, pattern in PERIODS_EN:
+        text, found = pattern.subn(lambda m: m.group() if " " not in m.group().strip() and "-" not in m.group()
+                                   else " ", text)
         if found:
             out.add(name)
     # (a count of one thing the asker narrates, "换一辆纯电动的小轿车", "买两台空调": no word of what it asks, nor is the pair

@@ -19,6 +19,7 @@ from .lexicon import (
     NUMERALS_ZH,
     PARTICLE_ENDINGS_ZH,
     PARTY_SUFFIXES_EN,
+    PERIODS_EN,
     QUESTION_WORDS,
     SERIES_NAMES_EN,
     STOP_EN,
@@ -322,6 +323,8 @@ def paired_units(text: str, start: int = 0, end: int | None = None, *, singles: 
         if a_end == b_start and (_bound(a) or _bound(b)) \
                 and ({k, k + 1} <= inside or lone and {k, k + 1} & inside):
             out.add(a + b)
+    # the period an English measure is counted over, however worded ("monthly" ~ "per month" ~ "a month")
+    out.update(name for name, pattern in PERIODS_EN for m in pattern.finditer(text) if m.start() < end and m.end() > start)
     return frozenset(out)
 
 
