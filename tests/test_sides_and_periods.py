@@ -96,6 +96,19 @@ def test_a_period_however_worded_picks_the_header_counted_over_it():
                                              derived=True)] == ["Full Access (annual, paid upfront)"]
 
 
+@pytest.mark.parametrize("label, question, held", [
+    ("Senior (66+)", "I'm 67", True), ("Senior (66+)", "I'm 60", False),
+    ("organisations with 50+ staff", "we have about 60 staff", True),
+])
+def test_a_figure_and_a_plus_is_that_figure_and_over(label, question, held):
+    assert meets(label, question) is held
+
+
+@pytest.mark.parametrize("label", ["2+2 offers", "call +44 20 7946", "A+ rating"])
+def test_a_plus_that_is_no_bound_makes_no_range(label):
+    assert intervals(label) == ()
+
+
 def test_a_day_s_cap_and_a_whole_day_are_one_period():
     assert "〈每天〉" in _stemmed("单日封顶") and "〈每天〉" in _stemmed("停一整天") and "〈每天〉" not in _stemmed("停两整天")
 
@@ -104,9 +117,38 @@ def test_month_to_month_is_counted_by_the_month():
     assert "@month" in _stemmed("if I go month to month") and "@month" in _stemmed("a month-to-month plan")
 
 
+@pytest.mark.parametrize("label, question, held", [
+    ("14 ft to under 22 ft (standard vehicle)", "about 16 ft long", True),
+    ("Under 14 ft (compact car)", "about 16 ft long", False),
+    ("22 ft to under 30 ft", "our 24-foot motorhome", True),
+    ("14 ft to under 22 ft", "16 feet long", True),
+])
+def test_a_length_in_feet_is_held_by_a_band_of_feet(label, question, held):
+    assert meets(label, question) is held
+
+
 @pytest.mark.parametrize("question, rate", [
     ("坐一次多少钱？", True), ("每个月多少钱？", True), ("一年多少钱？", True),
     ("一年最多能报多少钱？", False),  # (a cap counted over a year: no rate)
 ])
 def test_an_amount_asked_per_time_may_be_written_as_a_rate(question, rate):
     assert ("rate" in asked_dimensions(question)) is rate
+
+
+def test_a_label_that_is_one_figure_beside_ranges_of_its_unit_is_that_point():
+    from aegis_tui.text.ranges import holding
+    rows = ["1人户", "2人户", "3人户", "4人及以上户"]
+    assert holding(rows, "我家一共5口人，家庭年收入上限是多少？") == {"4人及以上户"}
+    assert holding(rows, "我家3口人，上限是多少？") == {"3人户"}
+
+
+def test_a_condition_after_a_value_is_met_by_the_question_s_figure():
+    from test_cover import labelled
+    doc, index = labelled("# Fuel surcharge\n\nThe District may apply a fuel surcharge to vehicle fares:\n\n"
+                          "- 3% when the average diesel price is above $4.00 and up to $4.50 per gallon;\n"
+                          "- 6% when the average diesel price is above $4.50 and up to $5.00 per gallon.\n",
+                          {"3%": ("fuel surcharge", "added to vehicle fares"),
+                           "6%": ("fuel surcharge", "added to vehicle fares")})
+    got, _ = choose_noting_skips("If the average diesel price came out at $4.80 a gallon, what fuel surcharge would be "
+                                 "added to vehicle fares?", doc, index.facts.values())
+    assert got == {"6%"}

@@ -2550,6 +2550,12 @@ _LIFE_EVENT_ZH = re.compile(r"[^，。？！,.?!]{0,6}?(?:出生|生人|参保|�
 _NOW = re.compile(r"现在|目前|如今|\b(?:now|currently|at\s+present)\b", re.IGNORECASE)
 
 
+# the condition a clause states after its value ("6% when the average price is above $4.50 …", "£20 if the vehicle
+# is over 22 ft"), up to the clause's end
+_TRAILING_CONDITION = re.compile(r"\W{0,4}\s*(?:when|if|where|provided\s+that)\b([^;。；\n]{3,120}?)(?=[;。；]|\.(?:\s|$)|$)",
+                                 re.IGNORECASE)
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -2637,6 +2643,11 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a figure the question gives ("a $30,000 contract", "I'm 72") is named by a label whose case holds it ("$10,001
     # to $50,000", "insured persons aged 70 or over") as a rare word of the question would be
     meeting = {f.key for f in shortlist if meets(f"{f.fact.subject} {f.fact.predicate}", undated)}
+    # … or whose own clause, after its value, states the condition holding it ("- **6%** when the average price is
+    # above $4.50 and up to $5.00 per gallon", asked at $4.80 a gallon)
+    trailing = {f.key: m.group(1) for f in shortlist if (at := value_at(f.fact)) >= 0
+                and (m := _TRAILING_CONDITION.match(f.fact.source_text, at + len(f.fact.object_value)))}
+    meeting |= {k for k, condition in trailing.items() if meets(condition, undated)}
     # … as is the day of its case by a label whose period holds it ("2024年7月—2025年6月丧葬补助金", asked "今年（2024年）9月";
     # a period open at one end, "本办法（自2025年1月1日起）", is a rule's, which _before_in_force decides by)
     if case_dates:
@@ -2863,7 +2874,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     named -= met
     # what the question gives decides between facts labelled by cases of it (妊娠未满4个月流产的 / 妊娠满4个月流产的,
     # asked "怀孕五个月"; 不满75周岁 / 75周岁及以上, asked "不到75岁"): a fact whose case does not hold it answers another case
-    cases = {f.key: f"{f.fact.subject} {f.fact.predicate}" for f in shortlist if f.key in named}
+    # (a case its clause states after its value is its case too: "3% when the average price is above $4.00 and up to
+    # $4.50 per gallon" is not a $4.80 one's)
+    cases = {f.key: f"{f.fact.subject} {f.fact.predicate} {trailing.get(f.key, '')}".strip() for f in shortlist
+             if f.key in named}
     held = holding(list(cases.values()), undated)
     unmet = {k for k, label in cases.items() if held is not None and label not in held and intervals(label)}
     named -= unmet

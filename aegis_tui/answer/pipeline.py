@@ -547,7 +547,10 @@ def _about_what_is_asked(facts: list, texts: dict[str, str], doc: Document, ans:
     # by "Table 4.2 — Household grant rates" beside the business grant's table)
     things = [t if t[1] is None or any(names(f, t) for f in facts) else (t[0], t[1] | compound_terms(t[1], doc))
               for t in things]
-    inside = [f for f in facts if any(names(f, t) for t in things)]
+    # (… or whose label's range holds the figure the question gives of its case: "about 16 ft long" is the car the
+    # "14 ft to under 22 ft (standard vehicle)" row is for, whatever word the row names it by)
+    inside = [f for f in facts if any(names(f, t) for t in things) or meets(f"{f.fact.subject} {f.fact.predicate}",
+                                                                            ans.asked)]
     if len(inside) == len(facts):
         return facts
     asked = ", ".join(x for x, _ in things)

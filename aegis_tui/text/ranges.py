@@ -28,7 +28,8 @@ from .quantity import (
 # a figure: its currency ("$10,001"), number, multiplier ("$400k", "$3.2 million") and unit as written after it
 # ("x", "%", "万元", "周岁"; in English only a unit word, not any word: "I'm 70 and …" is 70); four groups
 _NUM = (rf"([$€£¥]?)\s?(\d+(?:,\d{{3}})*(?:\.\d+)?)\s*(k\b|m\b|bn\b|million\b|billion\b|thousand\b)?\s*(?:-(?=[a-z]))?"
-        rf"(x\b|×|%|(?:years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|km|miles?|times|percent)\b|"
+        rf"(x\b|×|%|(?:years?|yrs?|months?|weeks?|days?|hours?|hrs?|minutes?|km|miles?|times|percent|ft|feet|foot|"
+        rf"metres?|meters?)\b|"
         rf"(?:{'|'.join(re.escape(w) for w in sorted(PHYSICAL_WORDS_EN, key=len, reverse=True))})(?![A-Za-z])|"
         r"(?<=-)pounds?\b|"  # "a 60-pound dog": a weight (a sum in pounds is written £60)
         rf"(?:(?![以及至到或和与的不])[{CJK_RANGE}]){{1,2}})?")
@@ -43,6 +44,8 @@ _CN_FIGURE = re.compile(rf"(?<![\d.零〇一二两三四五六七八九十百千
 _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:greater|more) than\s+" + _NUM, False), (r"(?:above|over|exceeding)\s+" + _NUM, False),
           (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm")
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
+          # ("Senior (66+)", "organisations with 50+ staff": that figure and over; not a sum, "2+2", nor "+44")
+          (_NUM + r"\+(?![\d+])", True),
           # (not its negation: "不超过4年" is at most 4 years, "不小于2650毫米" at least 2650 mm)
           # (… or with 得, 应, 能 between: "不得超过4年")
           (r"(?<![不未得应能])超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True),
@@ -185,7 +188,8 @@ def _unit(u: str | None) -> str:
         return physical or "lb"
     return {"×": "x", "times": "x", "周岁": "岁", "percent": "%", "year": "years", "yrs": "years", "yr": "years",
             "month": "months", "week": "weeks", "day": "days", "hour": "hours", "hrs": "hours", "hr": "hours",
-            "minute": "minutes", "mile": "miles"}.get(u, u)
+            "minute": "minutes", "mile": "miles", "feet": "ft", "foot": "ft", "metre": "metres", "meter": "metres",
+            "meters": "metres"}.get(u, u)
 
 
 def _number(text: str) -> float:
@@ -419,6 +423,11 @@ def holding(labels: list[str], question: str) -> set[str] | None:
     if not given:  # before the labels are parsed
         return None
     ranges = {label: rs for label in dict.fromkeys(labels) if (rs := intervals(label))}
+    # (a label that is one figure beside labels that are ranges of its unit is that point: "| 1人户 | … | 4人及以上户 |")
+    for label in dict.fromkeys(labels):
+        if label not in ranges and len(ms := list(_N.finditer(label))) == 1 and (v := _figure(ms[0]))[1] \
+                and (unit := next((r.unit for rs in ranges.values() for r in rs if r.unit and r._unit_of(v[1])), "")):
+            ranges[label] = (Interval(v[0], True, v[0], True, unit),)
     if len(ranges) < 2:
         return None
     hits = {label for label, rs in ranges.items() if _holds(rs, given)}
