@@ -117,6 +117,45 @@ def test_month_to_month_is_counted_by_the_month():
     assert "@month" in _stemmed("if I go month to month") and "@month" in _stemmed("a month-to-month plan")
 
 
+_FERRY_EN = ("# Ferry tariff\n\n## Seasons\n\n- **Peak season**: May 1 through September 30 inclusive. All other dates "
+             "are **off-peak**.\n\n## Vehicle fares\n\n| Vehicle length | Route 1 off-peak | Route 1 peak |\n|---|---|---|\n"
+             "| Under 14 ft (compact car) | $38.50 | $48.15 |\n| 14 ft to under 22 ft (standard vehicle) | $47.20 | $59.00 |\n"
+             "| 22 ft to under 30 ft | $94.40 | $118.00 |\n")
+
+
+def test_a_document_s_seasons_by_month_and_the_rest_of_the_year():
+    from aegis_tui.text.seasons import season_of, seasons
+    defined = seasons(_FERRY_EN)
+    assert defined == {"peak season": frozenset(range(5, 10)), "off-peak": frozenset({1, 2, 3, 4, 10, 11, 12})}
+    # (the longest name first: "off-peak" is no peak)
+    assert season_of("Route 1 off-peak", defined) == defined["off-peak"]
+    assert season_of("Route 1 peak", defined) == defined["peak season"]
+    zh = ("4. **夏季月份**：指每年6月、7月、8月、9月四个抄表月份；其余八个抄表月份为非夏季月份。\n\n"
+          "取暖用电在采暖季（每年11月15日至次年3月15日）单独计量。\n")
+    assert seasons(zh) == {"夏季月份": frozenset({6, 7, 8, 9}), "非夏季月份": frozenset({1, 2, 3, 4, 5, 10, 11, 12}),
+                           "采暖季": frozenset({11, 12, 1, 2, 3})}
+    assert season_of("非夏季月份月用电量", seasons(zh)) == seasons(zh)["非夏季月份"]
+
+
+@pytest.mark.parametrize("question, months", [
+    ("over to the island in July and back", {7}), ("on 3 March", {3}), ("May I ask about fares?", set()),
+    ("我7月份去", {7}), ("七月去", {7}), ("交了3个月", set()), ("2025年6月抄表那个月", {6}),
+])
+def test_the_months_a_question_gives(question, months):
+    from aegis_tui.text.seasons import months_given
+    assert months_given(question) == months
+
+
+@pytest.mark.parametrize("question, values", [
+    ("Our car is about 16 ft long. What's the round trip in July?", {"$59.00"}),
+    ("We're taking our 24-foot motorhome in November. What's the round-trip fare?", {"$94.40"}),
+])
+def test_a_fare_of_another_season_than_the_question_s_month_does_not_answer(question, values):
+    doc, index = structured(_FERRY_EN, "ferry.md")
+    got, _ = choose_noting_skips(question, doc, index.facts.values())
+    assert got == values
+
+
 @pytest.mark.parametrize("label, question, held", [
     ("14 ft to under 22 ft (standard vehicle)", "about 16 ft long", True),
     ("Under 14 ft (compact car)", "about 16 ft long", False),

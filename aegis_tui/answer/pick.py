@@ -92,6 +92,7 @@ from ..text.ranges import (
     other_ordinal,
     stated_measures,
 )
+from ..text.seasons import months_given, season_of, seasons
 from ..text.structure import (
     article_title,
     current,
@@ -2556,6 +2557,15 @@ _TRAILING_CONDITION = re.compile(r"\W{0,4}\s*(?:when|if|where|provided\s+that)\b
                                  re.IGNORECASE)
 
 
+def _season_of_fact(f: IndexedFact, doc: Document, defined: dict[str, frozenset[int]]) -> frozenset[int] | None:
+    """The months of the season a fact's label names, else its table cell's column or row (seasons.season_of)."""
+    found = season_of(f"{f.fact.subject} {f.fact.predicate}", defined)
+    if found is None and (at := key_offset(f.key)) is not None and (cell := doc.structure.cell_at(at)) is not None:
+        table, c = cell
+        found = season_of(table.column_header(c.col), defined) or season_of(table.row_header(c.row), defined)
+    return found
+
+
 def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: dict[str, str]):
     """The facts that together answer what the question asks, by its words: (chosen keys, the reason for each
     key left out), or None when no fact shares a word with the question.
@@ -2664,6 +2674,17 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
             if stated := periods(contexts.get(f.key, f.fact.source_text)):
                 (on_hours if any(holds(p, t) for p in stated for t in minutes) else off_hours).add(f.key)
         meeting |= on_hours
+    # … or whose label, row or column names a season the document defines by months holding the month the question
+    # gives ("in July": "Route 2 peak", peak season being May 1 through September 30); one naming another season is
+    # the rule of other months
+    in_season: set[str] = set()
+    off_season: set[str] = set()
+    if (months := months_given(question)) and (defined_seasons := seasons(doc.text)):
+        for f in shortlist:
+            held_months = _season_of_fact(f, doc, defined_seasons)
+            if held_months is not None:
+                (in_season if held_months & months else off_season).add(f.key)
+        meeting |= in_season
     # … or whose table row holds it in another cell ("每年交3000元", the row "| 第八档 | 3000元 | 110元 | 70元 |"); such
     # a case names the figure's digits as its own words ("贷25年" beside "5年以上")
     digits: dict[str, set[str]] = {}
@@ -2862,7 +2883,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                  if not _ADDITION.search(f"{by_key[k].fact.subject} {by_key[k].fact.predicate} {contexts.get(k, '')}")]
         off_hours |= {k for k in named - on_hours if (words := _label_words(by_key[k].fact)) and any(
             dim == dimension_of(by_key[k].fact.object_value) and timed_words & words for dim, timed_words in timed)}
-    named -= former | later | elsewhen | off_hours
+    named -= former | later | elsewhen | off_hours | off_season
     # a figure the question gives ("我已经62岁了", "uptime was 97.5%") meets a condition; a fact whose value is the
     # threshold of that condition (年满60周岁, below 95.0%) says when something holds, not what the question asks; a
     # cap it falls under ("a medical freeze of up to 6 months", asked "for five months") is what it asks
@@ -3242,6 +3263,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                    "it is the rule in force after the date the question gives" if k in later else
                    "it is the rule of another period than the day or year the question gives" if k in elsewhen else
                    "it is the rule of another time of day than the one the question gives" if k in off_hours else
+                   "it is the rule of another season than the month the question gives" if k in off_season else
                    "its value is the threshold of a condition that a figure the question gives meets" if k in met else
                    "its label is a case that what the question gives does not fall in" if k in unmet else
                    "it is the general rule, and what the question gives falls in a case of its own" if k in overridden
