@@ -117,6 +117,49 @@ def test_month_to_month_is_counted_by_the_month():
     assert "@month" in _stemmed("if I go month to month") and "@month" in _stemmed("a month-to-month plan")
 
 
+_VET_EN = ("# Veterinary fees\n\n## Neutering\n\n| Procedure | Up to 10 kg | 10.1 kg to 25 kg |\n|---|---|---|\n"
+           "| Bitch spay (open surgery) | £395.00 | £455.00 |\n| Bitch spay (keyhole) | £595.00 | £655.00 |\n\n"
+           "## Diagnostics\n\n| Test | Price |\n|---|---|\n| Pre-anaesthetic blood test | £65.00 |\n\n"
+           "## Vaccinations\n\n| Species | Annual booster (current) | Annual booster (previous) |\n|---|---|---|\n"
+           "| Cat | £55.00 | £51.00 |\n| Dog | £58.00 | £54.00 |\n")
+
+
+def test_what_a_question_prefers_another_to_is_no_word_it_asks():
+    doc, index = structured(_VET_EN, "vet.md")
+    got, _ = choose_noting_skips("My dog weighs about 18 kg and I'd like her spayed using the keyhole method rather "
+                                 "than open surgery. What will it cost?", doc, index.facts.values())
+    # (keyhole, not open surgery; "cost" asks an amount, which the blood test's "Price" is no more than the spay's)
+    assert got == {"£655.00"}
+
+
+@pytest.mark.parametrize("question, values", [
+    ("What does my cat's yearly booster cost now, and what did I pay for it last year?", {"£55.00", "£51.00"}),
+    ("What does my cat's yearly booster cost?", {"£55.00"}),
+])
+def test_a_question_asking_what_a_figure_was_is_answered_by_the_former_one_too(question, values):
+    doc, index = structured(_VET_EN, "vet.md")
+    got, _ = choose_noting_skips(question, doc, index.facts.values())
+    assert got == values
+
+
+@pytest.mark.parametrize("question, former", [
+    ("What's the fee now, and what was it before?", True), ("以前是多少？", True), ("原来全程多少钱？", True),
+    ("这次调价以前坐一次多少钱？", True), ("What was the minimum stipend last year?", True),
+    ("那他每个月能按原来工资的多少拿钱？", False),          # a share of the former wage, not the former figure
+    ("认定之前那几个月住院是按普通人标准报的", False),
+    ("What interest rate is charged on a loan used to match-fund the grant?", False),
+])
+def test_asking_what_a_figure_was(question, former):
+    from aegis_tui.text.lexicon import FORMER_SAID
+    assert bool(FORMER_SAID.search(question)) is former
+
+
+def test_a_pronoun_names_no_thing_a_question_asks_a_measure_of():
+    from aegis_tui.text.lexicon import ASKED_OF_EN
+    assert [m.group("x") for m in ASKED_OF_EN.finditer("what did I pay for it last year?")] == []
+    assert [m.group("x") for m in ASKED_OF_EN.finditer("what is the fee for my dog?")] == ["dog"]
+
+
 _FERRY_EN = ("# Ferry tariff\n\n## Seasons\n\n- **Peak season**: May 1 through September 30 inclusive. All other dates "
              "are **off-peak**.\n\n## Vehicle fares\n\n| Vehicle length | Route 1 off-peak | Route 1 peak |\n|---|---|---|\n"
              "| Under 14 ft (compact car) | $38.50 | $48.15 |\n| 14 ft to under 22 ft (standard vehicle) | $47.20 | $59.00 |\n"

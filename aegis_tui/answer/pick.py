@@ -20,6 +20,7 @@ from ..text.dates import Dated, find_dates, period, undated
 from ..text.document import Document
 from ..text.entities import abbreviated, compounds, derivations, same_entity, seams, series_name, stem
 from ..text.lexicon import (
+    AMOUNT_ASKED_EN,
     ASKING_VERBS_ZH,
     ASKS_SEVERAL,
     BOUND_LEAST,
@@ -41,6 +42,7 @@ from ..text.lexicon import (
     EXAMPLE_OPENER,
     FORMER_ASKED,
     FORMER_HEADER,
+    FORMER_SAID,
     FUNCTION_ZH,
     HOW_PHRASES_EN,
     HOW_PHRASES_ZH,
@@ -1368,10 +1370,11 @@ def asks_former(question: str, doc: Document, words: bool = True) -> bool:
     """Whether a question asks of the rule a document replaced: by its name ("按原办法算", "2022版的标准", "under
     Version 3.1"), by asking what held before the change ("before the new rates took effect"), or by the day of its
     case falling before the document takes effect ("我2024年11月…", "a permit starting 1 January 2025"); with words,
-    by an English word of the former too ("the previous rate")."""
+    by an English word of the former too ("the previous rate"), or by asking what a figure was ("以前是多少", "what
+    did I pay for it last year")."""
     days = find_dates(question)
     header = next((m for m in FORMER_HEADER.finditer(question) if words or not m.group().isascii()), None)
-    return bool(header or FORMER_ASKED.search(question)
+    return bool(header or FORMER_ASKED.search(question) or words and FORMER_SAID.search(question)
                 or _before_in_force(doc, days) and not _both_sides(doc, question) or names_in(question, former_names(doc)))
 
 
@@ -2606,8 +2609,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # (a negated word the document never negates is asked as the word: "without a prescription", "prescription
     # required"; not a word made another by "non-", which names the others: a non-reserved permit is no reserved
     # one, a non-resident no resident)
+    # (… nor what the question prefers another to: "keyhole rather than open surgery" asks no open surgery)
     others = {NEGATED + stem(m.group(1).lower()) for m in NEGATED_EN.finditer(blanked)
-              if m.group(0).lower().startswith("non")}
+              if m.group(0).lower().startswith(("non", "rather", "instead"))}
     wanted |= {t[len(NEGATED):] for t in wanted if t.startswith(NEGATED) and t not in df and t not in others}
     # an English word of the question stands for the document's words it begins or that begin it (mileage ~ mile,
     # executiv ~ executive) or that share all but their endings with it (redundant ~ redundancy): the same word,
@@ -2739,6 +2743,9 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     located = {name for name, members in asked_members.items() if name in implying
                and any(m in whole and _names(f"{f.fact.subject} {f.fact.predicate}", m) for m in members for f in placed
                        if dimension_of(f.fact.object_value) not in ("number", None))}
+    amount_only = {t for x, asks in asking_sentences(question) if asks
+                   and (words := {alias.get(w, w) for w in _stemmed(x)} & asked) and words <= AMOUNT_ASKED_EN
+                   for t in words}
     match: dict[str, dict[str, float]] = {}
     says: dict[str, tuple] = {}
     about: dict[str, set[str]] = {}  # the asked words a fact's subject names
@@ -2773,6 +2780,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         if given in weight and f.key in meeting:
             ms[given] = 1.0
             ms.update({t: 1.0 for t in digits.get(f.key, ())})
+        # (a word asking an amount in a sentence asking by no other, "What will it cost?", names no measure, as 多少钱
+        # names none: any sum answers it; not "how many weeks of full pay")
+        if amount_only and dimension_of(f.fact.object_value) == "money":
+            ms.update({t: 1.0 for t in amount_only})
         if measure in weight and dimension_of(f.fact.object_value) in kinds:
             what = {**what, measure: 1.0}
             ms[measure] = 1.0
@@ -3225,8 +3236,10 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 or bool(about[k] & asking_words) and (dims is None or dimension_of(by_key[k].fact.object_value) in dims) \
                 or end in weight and match[k].get(end, 0.0) >= SECTION_WEIGHT
 
-        # (… unless a sentence asks by no word of its own, "他能领多少？": it asks of what the narration before it says)
-        bare = any(not {t for w in _stemmed(x) if len(t := alias.get(w, w)) > 1 and t in asked}
+        # (… unless a sentence asks by no word of its own, "他能领多少？", "What will it cost?": it asks of what the
+        # narration before it says; a word asking an amount, as 多少钱 does, names nothing it is of)
+        bare = any(not {t for w in _stemmed(x) if len(t := alias.get(w, w)) > 1 and t in asked
+                        and t not in AMOUNT_ASKED_EN}
                    for x, asks in asking_sentences(question) if asks)
         if not bare and any(_says_asked(k) for k in named):
             narrated_only = {k for k in chosen if not _says_asked(k)}

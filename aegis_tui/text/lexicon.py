@@ -307,6 +307,9 @@ CLAUSE_OPENERS_EN = ("if", "when", "where", "whenever", "unless", "once", "after
                      "because")
 # English phrases of how, not what: "at the same time", "at one time", "at once" say simultaneously, whatever is
 # asked ("How many books can I have on hold at the same time?" asks of holds, not of a time)
+# Words an English question asks an amount by ("What will it cost?", "what do I pay?"), as 多少钱 asks one: no word of
+# what the amount is of (as stemmed)
+AMOUNT_ASKED_EN = frozenset({"cost", "pay", "charg", "pric", "spend"})
 HOW_PHRASES_EN = re.compile(r"\bat\s+(?:the\s+same|one|a|any(?:\s+one)?)\s+time\b|\bat\s+once\b", re.IGNORECASE)
 # … and Chinese phrases asking how long, when or what share, which English asks by filler words ("how long", "when",
 # "what percentage"): 多长时间 asks a length of time, as 多少钱 asks an amount, and names no 时间 the document speaks
@@ -370,6 +373,15 @@ CURRENT_RULE = re.compile(r"本办法|本制度|本规定|本细则|现行|现�
 FORMER_ASKED = re.compile(r"\b(?:before|prior\s+to)\s+(?:the\s+)?(?:new|current|revised|updated|latest)\s+(?:[\w-]+\s+){0,2}?"
                           r"(?:took|take|takes|came|come|went|go|goes)\s+(?:effect|into\s+(?:effect|force))\b|"
                           r"(?:新|现行)(?:标准|办法|规定|制度|政策)(?:施行|实施|执行|生效)(?:之)?前", re.IGNORECASE)
+# … or asks what a figure was as well as what it is now ("what did I pay for it last year?", "以前是多少？", "原来全程多少钱？",
+# "what was it before the increase?"): the former figures answer it beside the current ones
+FORMER_SAID = re.compile(r"\b(?:what|how\s+much)\b[^?.]{0,60}\blast\s+year\b|\bused\s+to\s+(?:be|cost|pay|charge|get)\b|"
+                         r"\b(?:previously|originally)\b|"
+                         r"\bbefore\s+the\s+(?:[\w-]+\s+)?(?:increase|rise|change|review|update)s?\b|"
+                         r"\bwhat\s+(?:was|were|did)\b[^?.]{0,40}\bbefore\b|"
+                         # (not the former's share of a base, "按原来工资的多少", nor a count of narrated months, "之前那几个月")
+                         r"(?:以前|原来|之前|去年|过去)[^，。？！,?!几]{0,6}?(?<!的)多少|"
+                         r"(?:调价|调整|修订|涨价|降价|提标)(?:以|之)?前", re.IGNORECASE)
 # (not an age's "old": "my 7-year-old", "aged 18 years old")
 FORMER_HEADER = re.compile(r"原规定|原标准|原政策|修订前|调整前|旧标准|\b(?:previous|former|prior)\b|(?<![-‐])(?<!year )(?<!years )\bold\b",
                            re.IGNORECASE)
@@ -405,7 +417,7 @@ PARTICLE_ENDINGS_ZH = frozenset("里掉")
 # An English word negated ("no contract", "without a contract", "non-resident"): the case without it, another term
 # than the word ("12-month contract" is no answer to "month to month without a contract"); not a bound ("no more
 # than", "no later than")
-NEGATED_EN = re.compile(r"\b(?:no|non|without)(?:\s+(?:a|an|the|any))?[\s-]+"
+NEGATED_EN = re.compile(r"\b(?:no|non|without|rather\s+than|instead\s+of)(?:\s+(?:a|an|the|any))?[\s-]+"
                         r"(?!(?:more|less|later|earlier|fewer|longer|sooner|than)\b)([a-z][a-z'’]+)", re.IGNORECASE)
 # The period a Chinese measure is counted over ("事假每年累计不得超过15天", "单次不得超过5天"), however it is worded: a
 # question asking "一年最多能请几天" asks what the document counts 每年 or 年度. Each is one name (weighing as a word),
@@ -562,6 +574,8 @@ PREDICATE_DIMENSIONS: dict[str, tuple[str, ...]] = {
 # what a question asks a measure of: "the waiting period for cleanings", "大病保险对特困人员的年度最高支付限额" (the
 # words a preposition of whom it is for opens, up to 的; ASKED_OF_EN's articles and possessives are not the thing)
 ASKED_OF_EN = re.compile(r"\bfor\s+(?:(?:an?|the|my|our|your|their|his|her|its|one|each|any)\s+)?"
+                         # (not a pronoun, which names no thing of the document: "what did I pay for it last year")
+                         r"(?!(?:it|them|this|that|these|those|him|her|me|us|you)\b)"
                          r"(?P<x>[A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*){0,2}?)(?=\s*(?:[,?.;:]|$|\band\b|\bif\b|\bwhen\b|"
                          r"\bin\b|\bat\b|\bon\b|\bper\b|\bunder\b|\bwith\b))", re.IGNORECASE)
 ASKED_OF_ZH = re.compile(rf"[对给向](?P<x>[{CJK_RANGE}]{{2,8}}?)的")
