@@ -73,3 +73,11 @@ def test_a_spoken_number_is_written_in_figures_in_its_own_unit():
     assert as_document_writes("six months' notice", text) == "6 months' notice"
     # (a day count in another unit is no writing of it: "三天" stays where only "72小时" is written)
     assert as_document_writes("三天内", "72小时内答复。") == "三天内"
+
+
+def test_what_a_thing_has_not_is_written_with_fei_where_the_document_does():
+    text = "| 线路类别 | 原标准 |\n|---|---|\n| 普通线路（非空调车） | 1元/人次 |\n"
+    assert as_document_writes("没有空调的普通公交车坐一次多少钱？", text) == "非空调的普通公交车坐一次多少钱？"
+    # (not where the document writes no 非 form, nor where it writes the question's own words)
+    assert as_document_writes("没有工作的人怎么办？", text) == "没有工作的人怎么办？"
+    assert as_document_writes("没有空调的车", text + "没有空调的车不收费。") == "没有空调的车"

@@ -5,7 +5,8 @@ words meet the document's.
 Only a duration the question speaks in words (Chinese numerals, 半, English number words), and only where the document
 writes the same length of time more often another way: in the same unit in figures ("三个月" as "3个月"), or, for a half
 or a quarter, in the smaller unit it makes whole ("半年" as "6个月", "一刻钟" as "15分钟"); a day is never a month's
-thirtieth. A question saying what the document says is left as it is.
+thirtieth. A question saying what the document says is left as it is. So is what a thing has not ("没有空调的") where
+the document writes it with 非 ("非空调车").
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def as_document_writes(question: str, text: str) -> str:
     often ("三个月" as "3个月", "半小时" as "30分钟", "一年半" as "18个月", "six months" as "6 months"), where the
     document writes it so more often than the question's way and not as part of the question's word ("半年卡"); and
     each first it speaks as 第一 ("第一个小时", "第一次") written with 首 where the document writes only that ("首小时",
-    "首次"). One of a unit spoken without a half ("一年最多", "£500 a year") is a period a rule counts by: it stays."""
+    "首次"). One of a unit spoken without a half ("一年最多", "£500 a year") is a period a rule counts by: it stays. A
+    modifier saying what a thing has not ("没有空调的") is written with 非 where the document writes that ("非空调")."""
     writings: dict[str, dict] = {}
     out, last = [], 0
     # (each as the document writes it in its own language: "half an hour" as "30 minutes", never "30分钟")
@@ -117,7 +119,18 @@ def as_document_writes(question: str, text: str) -> str:
         out += [question[last:m.start()], written]
         last = m.end()
     question = "".join(out) + question[last:]
-    return _FIRST_ZH.sub(lambda m: _first(m, text), question)
+    question = _FIRST_ZH.sub(lambda m: _first(m, text), question)
+    return _WITHOUT_ZH.sub(lambda m: _without(m, text), question)
+
+
+# a Chinese modifier saying what a thing has not ("没有空调的普通公交车", "不带空调的车"), which a document writes with 非
+# ("普通线路（非空调车）"): read as the document writes it where it does
+_WITHOUT_ZH = re.compile(rf"(?:没有|没|不带|无)(?P<x>[{CJK_RANGE}]{{2,6}}?)(?=的)")
+
+
+def _without(m: re.Match, text: str) -> str:
+    x = m.group("x")
+    return f"非{x}" if f"非{x}" in text and not text.count(m.group()) else m.group()
 
 
 def _first(m: re.Match, text: str) -> str:
