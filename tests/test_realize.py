@@ -282,3 +282,16 @@ def test_a_number_naming_a_thing_in_a_caption_is_no_stray_quantity():
     realizer = EntityAwareRealizer()
     text = realizer.realize(report, doc)
     assert "£1,000" in text and not realizer.unsaid, text
+
+
+def test_columns_named_alike_but_for_their_parenthesis_keep_it():
+    # "Annual booster (current)" beside "Annual booster (previous)": without the parenthesis the two figures would
+    # read as one measure's
+    doc = Document.from_text("# Fees\n\n| Species | Annual booster (current) | Annual booster (previous) |\n|---|---|---|\n"
+                             "| Cat | £55.00 | £51.00 |\n| Dog | £58.00 | £54.00 |\n", "fees.md")
+    facts = [_cellfact("Cat", "Annual booster (current)", "£55.00", "| Cat | £55.00 | £51.00 |"),
+             _cellfact("Cat", "Annual booster (previous)", "£51.00", "| Cat | £55.00 | £51.00 |")]
+    report = Tier1CodeVerifier(doc).verify(ExtractionPayload.model_validate({"atomic_facts": facts}))
+    assert report.all_passed, [f.failed_rules for f in report.facts]
+    text = REALIZER.realize(report, doc)
+    assert "Cat — annual booster (current): £55.00" in text and "Cat — annual booster (previous): £51.00" in text

@@ -23,7 +23,7 @@ from ..text.quantity import Quantity, find_quantities, parse_quantity
 from ..text.ranges import one_range
 from .binding import item_label
 from .report import FactVerdict, VerificationReport
-from .structural import PARENTHESIS, clause_topic, header_name, title_of
+from .structural import PARENTHESIS, clause_topic, column_name, header_name, title_of
 
 FALLBACK_TEXT = {
     "zh": "文件中没有可核验的依据说明这一点。",
@@ -129,7 +129,7 @@ def table_sentence(fv: FactVerdict, cell: dict, lang: str) -> tuple[str, str]:
         # a row's word column holding a figure of its own ("Emergency | Gas leak, no heat below 55°F"): the row is
         # named by the label the fact gives, not by words carrying a number no fact states
         row = subject
-    column = header_name(cell.get("column_header", "")) if cell.get("column_header") else ""
+    column = cell.get("column_name") or (header_name(cell.get("column_header", "")) if cell.get("column_header") else "")
     predicate, value = fv.fact.predicate.strip(), fv.fact.object_value.strip()
     if lang == "zh":
         # each level of a two-row header the predicate leaves out comes before it: 区外 + 通讯补贴
@@ -219,6 +219,11 @@ class EntityAwareRealizer:
                 self.unsaid.append(fv)
         written = [(facts[0].index, ("", self._sentence(subject, facts, lang)), facts)
                    for subject, facts in groups.items()]
+        # (a column named alike another but for its parenthesis is named with it: "Annual booster (previous)" beside
+        # "Annual booster (current)", else the two figures would read as one measure's)
+        tables = document.structure.tables
+        cells = [(fv, {**cell, "column_name": column_name(tables[cell["table"] - 1], cell["column"] - 1)})
+                 if 0 < cell.get("table", 0) <= len(tables) and cell.get("column") else (fv, cell) for fv, cell in cells]
         written += [(fv.index, table_sentence(fv, cell, lang), [fv]) for fv, cell in cells]
         sentences = []
         led = ""
