@@ -234,3 +234,14 @@ def test_a_condition_after_a_value_is_met_by_the_question_s_figure():
     got, _ = choose_noting_skips("If the average diesel price came out at $4.80 a gallon, what fuel surcharge would be "
                                  "added to vehicle fares?", doc, index.facts.values())
     assert got == {"6%"}
+
+
+def test_a_header_beside_its_negation_is_no_nested_case_of_it():
+    headers = ["非夏季月份月用电量", "夏季月份月用电量", "电价"]
+    assert not [h for h in headers if identifies("我家2025年3月用了380度电，第三档从多少度开始？", h, headers, derived=True)]
+
+
+@pytest.mark.parametrize("text, period", [("Fee per Rental Day", "@day"), ("each calendar month", "@month"),
+                                          ("per working day", "@day"), ("an extra day", None)])
+def test_a_word_naming_which_days_count_may_stand_inside_a_period(text, period):
+    assert {t for t in _stemmed(text) if t.startswith("@")} == ({period} if period else set())

@@ -275,6 +275,10 @@ def sibling_tables(document: Document, table: Table) -> list[Table]:
             and (t.heading_path[:-1] if t.heading_path else ()) == parent]
 
 
+# what makes a header another's negation, not a narrower case of it ("非夏季月份" beside "夏季月份", "Non-resident")
+_NEGATING = frozenset({"非", "不", "无", "未", "non", "no"})
+
+
 def identifies(label: str, own: str, others: list[str], *, derived: bool = False,
                common: frozenset[str] = frozenset()) -> bool:
     """Whether a label names a header, or shares words with what sets it apart from each other header (and none
@@ -299,9 +303,10 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
-        if not d_own and d_other and derived:
+        if not d_own and d_other and derived and not any(u[:1] in _NEGATING or u in _NEGATING for u in d_other):
             # (a header whose words another's hold beside words of its own, "白天首小时" beside "白天首小时后每30分钟", is
-            # set apart by naming none of those: a question's "首小时收多少" asks it, "后面每30分钟收多少" the other)
+            # set apart by naming none of those: a question's "首小时收多少" asks it, "后面每30分钟收多少" the other; not
+            # beside its negation, "非夏季月份", which is no narrower case of it)
             if (mine & d_other) - common:
                 return False
             continue

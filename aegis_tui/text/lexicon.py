@@ -451,16 +451,21 @@ _NOT_A_PERIOD_BEFORE_EN = r"(?<!\bwithin\s)(?<!\bafter\s)(?<!\bfor\s)(?<!\bthan\
 _NOT_A_PERIOD_AFTER_EN = r"(?!['’]s|\s+(?:ago|later|before|after|earlier|old|from|or\s+(?:more|less|longer)))\b"
 
 
+# (a word naming which days count between, "per Rental Day", "each calendar month"; not "an extra day", a length)
+_PERIOD_KIND_EN = r"(?:(?-i:[A-Z][a-z]+)|calendar|working|business|billing|rental|hire)"
+
+
 def _period_en(adjective: str, noun: str) -> re.Pattern:
-    """A period's English phrases: its adjectives ("monthly"), the noun after a or every ("a month", "per
-    month") where that is no length of time, and the noun to itself ("month to month", rolling)."""
-    return re.compile(rf"\b(?:{adjective}|{_NOT_A_PERIOD_BEFORE_EN}(?:a|an|per|each|every)\s+{noun}"
+    """A period's English phrases: its adjectives ("monthly"), the noun after a or every, a word between at most
+    ("a month", "per month", "per Rental Day", "each calendar month") where that is no length of time, and the noun
+    to itself ("month to month", rolling)."""
+    return re.compile(rf"\b(?:{adjective}|{_NOT_A_PERIOD_BEFORE_EN}(?:a|an|per|each|every)\s+(?:{_PERIOD_KIND_EN}\s+)?{noun}"
                       rf"{_NOT_A_PERIOD_AFTER_EN}|{noun}[\s-]+to[\s-]+{noun})\b", re.IGNORECASE)
 
 
 PERIODS_EN = (
     ("@year", _period_en(r"annual(?:ly)?|yearly|per\s+annum|(?:the|a)\s+(?:whole|full|entire)\s+year", "year")),
-    ("@month", _period_en(r"monthly", r"(?:calendar\s+)?month")),
+    ("@month", _period_en(r"monthly", "month")),
     ("@week", _period_en(r"weekly", "week")),
     ("@day", _period_en(r"daily", "day")),
     ("@night", _period_en(r"nightly", "night")),
