@@ -1945,6 +1945,11 @@ def test_a_fact_whose_predicate_names_the_section_the_question_names_is_about_it
     ("Dog, small (under 25 lbs)", "My dog weighs 20 lbs", True),
     ("Dog, large (25 lbs and over)", "I've got a 60-pound Labrador", True),
     ("Dog, large (25 lbs and over)", "My dog is 3 years old", False),
+    # (feet: "to under" keeps its lower end)
+    ("14 ft to under 22 ft (standard vehicle)", "about 16 ft long", True),
+    ("Under 14 ft (compact car)", "about 16 ft long", False),
+    ("22 ft to under 30 ft", "our 24-foot motorhome", True),
+    ("14 ft to under 22 ft", "16 feet long", True),
 ])
 def test_a_range_in_a_physical_unit_holds_figures_in_that_unit(label, question, held):
     from aegis_tui.text.ranges import meets

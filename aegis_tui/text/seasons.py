@@ -20,9 +20,12 @@ _MONTH_ZH = r"(?:1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])"
 
 # a month a question gives: a name, capitalised ("in July", "on 3 March", "March 14"; "May" only before or after a
 # day or after "in"), or a Chinese month (7月, 七月份; not 7个月, a length, nor 月底 alone)
-_ASKED_EN = re.compile(rf"\b(?:in|during|on|by|for|this|next|last|early|late|mid)[\s-]+(?P<a>{_MONTH_NAMES})\b|"
-                       rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?P<b>{_MONTH_NAMES})\b|"
-                       rf"\b(?P<c>{_MONTH_NAMES})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+# (capitalised, or a full name in lower case that is no other word: not "may", "march")
+_CAPITALISED = "|".join(sorted([n.capitalize() for n in MONTHS_EN]
+                               + [n for n in MONTHS_EN if len(n) >= 4 and n != "march"], key=len, reverse=True))
+_ASKED_EN = re.compile(rf"\b(?:in|during|on|by|for|this|next|last|early|late|mid)[\s-]+(?P<a>{_CAPITALISED})\b|"
+                       rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?P<b>{_CAPITALISED})\b|"
+                       rf"\b(?P<c>{_CAPITALISED})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
                        r"\b(?P<d>January|February|March|April|June|July|August|September|October|November|December)\b")
 _ASKED_ZH = re.compile(rf"(?<![\d个第上下本])(?P<m>{_MONTH_ZH})\s*月(?!\s*(?:份?以内|内|起|以来|之内))")
 
