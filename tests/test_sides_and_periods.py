@@ -52,9 +52,12 @@ def test_one_name_by_a_side_is_no_classification():
 
 def test_nested_headers_are_set_apart_by_the_longer_one_s_own_words():
     headers = ["白天首小时", "白天首小时后每30分钟", "单日封顶"]
-    assert [h for h in headers if identifies("首小时收多少", h, headers, derived=True)] == ["白天首小时"]
-    assert [h for h in headers if identifies("后面每30分钟又收多少", h, headers, derived=True)] \
+    first, then = "首小时收多少", "后面每30分钟又收多少"
+    assert [h for h in headers if identifies(first, h, headers, derived=True, elsewhere=then)] == ["白天首小时"]
+    assert [h for h in headers if identifies(then, h, headers, derived=True, elsewhere=first)] \
         == ["白天首小时后每30分钟"]
+    # (only where another part asks by the longer one's own words: "白天停两个小时多少钱" picks neither)
+    assert not [h for h in headers if identifies("白天停两个小时多少钱", h, headers, derived=True)]
     # (naming nothing of the shorter header picks it by no other's absence)
     assert not identifies("夜里怎么收", "白天首小时", headers[:2], derived=True)
 
@@ -172,7 +175,7 @@ def test_a_document_s_seasons_by_month_and_the_rest_of_the_year():
 
 @pytest.mark.parametrize("question, months", [
     ("over to the island in July and back", {7}), ("on 3 March", {3}), ("May I ask about fares?", set()),
-    ("我7月份去", {7}), ("七月去", {7}), ("交了3个月", set()), ("2025年6月抄表那个月", {6}),
+    ("我7月份去", {7}), ("七月份去", {7}), ("七月十五日", {7}), ("包月停车一月多少钱？", set()), ("十月怀胎", set()), ("交了3个月", set()), ("2025年6月抄表那个月", {6}),
     ("in May", {5}), ("in july", {7}), ("by Dec 5", {12}), ("we march on", set()), ("may I ask", set()),
 ])
 def test_the_months_a_question_gives(question, months):
@@ -230,3 +233,16 @@ def test_a_header_beside_its_negation_is_no_nested_case_of_it():
                                           ("per working day", "@day"), ("an extra day", None)])
 def test_a_word_naming_which_days_count_may_stand_inside_a_period(text, period):
     assert {t for t in _stemmed(text) if t.startswith("@")} == ({period} if period else set())
+
+
+def test_a_period_of_something_else_is_no_season_and_the_rest_of_the_year_is_all_other_seasons():
+    from aegis_tui.text.seasons import seasons
+    assert seasons("- Registration period: January 1 to March 31\n- Late period: April 1 to June 30\n") == {}
+    assert seasons("缴费期：每年1月1日至6月30日\n补缴期：每年7月1日至9月30日\n") == {}
+    found = seasons("High season (1 June – 31 August)\nLow season (1 November – 31 March)\nAll other dates are shoulder.")
+    assert found["shoulder"] == frozenset({4, 5, 9, 10})
+
+
+def test_a_word_beginning_with_wu_or_mei_is_no_without():
+    from aegis_tui.text.durations import as_document_writes
+    assert as_document_writes("我无法提供的材料怎么办？", "任何单位不得非法提供个人信息。") == "我无法提供的材料怎么办？"

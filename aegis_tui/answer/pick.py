@@ -1877,7 +1877,8 @@ def _part_picks(question: str, header: str, others: list[str]) -> bool:
     """Whether a part of a question asking several things picks a header among others by what sets it apart
     ("首小时收多少？后面每30分钟又收多少？": "白天首小时" by its part, though "白天首小时后每30分钟" holds all its words)."""
     parts = question_parts(question)
-    return len(parts) > 1 and any(identifies(part, header, others, derived=True) for part in parts)
+    return len(parts) > 1 and any(identifies(part, header, others, derived=True,
+                                             elsewhere=" ".join(x for x in parts if x != part)) for part in parts)
 
 
 APART = 3  # the most characters between the two parts of a Chinese member a question names apart

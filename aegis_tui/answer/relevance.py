@@ -453,11 +453,12 @@ def _picked(question: str, headers: list[str], common: frozenset[str] = frozense
     救助多少？": 医疗救助比例, and 年度医疗救助限额 by the most the second asks)."""
     picked = _picked_by(question, headers, common)
     if picked and len(parts := question_parts(question)) > 1:
-        picked = picked.union(*(_picked_by(part, headers, common) for part in parts))
+        picked = picked.union(*(_picked_by(part, headers, common, " ".join(x for x in parts if x != part))
+                                for part in parts))
     return picked
 
 
-def _picked_by(question: str, headers: list[str], common: frozenset[str] = frozenset()) -> set[str]:
+def _picked_by(question: str, headers: list[str], common: frozenset[str] = frozenset(), elsewhere: str = "") -> set[str]:
     # a question may name one row in words and another by a figure ("在职职工和不到75岁的退休人员"), or by a time of day
     # a header's period holds ("晚上十一点以后呢", "| 夜间里程费（22:00—次日5:00） |")
     held = holding(headers, question) or set()
@@ -471,7 +472,8 @@ def _picked_by(question: str, headers: list[str], common: frozenset[str] = froze
     if full or len(headers) > PAIRWISE_LIMIT:
         return full | held
     # (the title's words set no header apart: see identifies)
-    return {h for h in headers if h and identifies(question, h, headers, derived=True, common=common)} | held
+    return {h for h in headers if h and identifies(question, h, headers, derived=True, common=common,
+                                                   elsewhere=elsewhere)} | held
 
 
 _GROUP = re.compile(r"[（(][^（()）]*\d[^（()）]*[)）]")

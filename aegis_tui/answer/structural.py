@@ -280,13 +280,14 @@ _NEGATING = frozenset({"非", "不", "无", "未", "non", "no"})
 
 
 def identifies(label: str, own: str, others: list[str], *, derived: bool = False,
-               common: frozenset[str] = frozenset()) -> bool:
+               common: frozenset[str] = frozenset(), elsewhere: str = "") -> bool:
     """Whether a label names a header, or shares words with what sets it apart from each other header (and none
     of theirs): 'nightly rate' picks 'Maximum Nightly Rate' beside 'Maximum Weekly Rate'. derived: English words
     compare by their stems, as a question paraphrases a header ('entertaining' picks 'Entertainment limit'); a
     fact's label, made of the document's own words, is compared as written. common: words that name no other
     header however its own omits them (the document title's: 救助 of a 医疗救助 rule's "住院救助比例" beside
-    "门诊慢特病年度限额", asked "门诊慢特病一年最多救助多少钱")."""
+    "门诊慢特病年度限额", asked "门诊慢特病一年最多救助多少钱"). elsewhere: the other parts of a question asking several
+    things, which may ask a header holding this one's words by its own ("后面每30分钟又收多少")."""
     if derived:  # a word a question negates names nothing ("non-reserved", "no contract")
         label = NEGATED_EN.sub(" ", label)
     if names(label, own):
@@ -303,10 +304,12 @@ def identifies(label: str, own: str, others: list[str], *, derived: bool = False
         d_own, d_other = _setting_apart(own, other) if derived else (set(units(t)) for t in distinct(own, other))
         # a unit both parts share sets neither apart: '市' of 跨市 and 市内
         d_own, d_other = d_own - d_other, d_other - d_own
-        if not d_own and d_other and derived and not any(u[:1] in _NEGATING or u in _NEGATING for u in d_other):
+        if not d_own and d_other and derived and not any(u[:1] in _NEGATING or u in _NEGATING for u in d_other) \
+                and d_other & (paired_units(elsewhere, singles=True) if elsewhere else frozenset()):
             # (a header whose words another's hold beside words of its own, "白天首小时" beside "白天首小时后每30分钟", is
             # set apart by naming none of those: a question's "首小时收多少" asks it, "后面每30分钟收多少" the other; not
-            # beside its negation, "非夏季月份", which is no narrower case of it)
+            # beside its negation, "非夏季月份", which is no narrower case of it; only where another part of the question,
+            # elsewhere, asks by the other's own words: "白天停两个小时多少钱" picks neither)
             if (mine & d_other) - common:
                 return False
             continue

@@ -125,7 +125,8 @@ def as_document_writes(question: str, text: str) -> str:
 
 # a Chinese modifier saying what a thing has not ("没有空调的普通公交车", "不带空调的车"), which a document writes with 非
 # ("普通线路（非空调车）"): read as the document writes it where it does
-_WITHOUT_ZH = re.compile(rf"(?:没有|没|不带|无)(?P<x>[{CJK_RANGE}]{{2,6}}?)(?=的)")
+# (not 无 or 没 alone, which begin other words: 无法, 没法, 无锡)
+_WITHOUT_ZH = re.compile(rf"(?:没有|不带)(?P<x>[{CJK_RANGE}]{{2,6}}?)(?=的)")
 
 
 def _without(m: re.Match, text: str) -> str:

@@ -27,7 +27,10 @@ _ASKED_EN = re.compile(rf"\b(?:in|during|on|by|for|this|next|last|early|late|mid
                        rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?P<b>{_CAPITALISED})\b|"
                        rf"\b(?P<c>{_CAPITALISED})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
                        r"\b(?P<d>January|February|March|April|June|July|August|September|October|November|December)\b")
-_ASKED_ZH = re.compile(rf"(?<![\d个第上下本])(?P<m>{_MONTH_ZH})\s*月(?!\s*(?:份?以内|内|起|以来|之内))")
+# (a month in Chinese numerals only with 份, a day or a year beside it: "一月多少钱" is a month's, "十月怀胎" a length)
+_ASKED_ZH = re.compile(rf"(?<![\d个第上下本一二三四五六七八九十])(?:(?P<m>1[0-2]|0?[1-9])\s*月|(?<=年)(?P<y>{_MONTH_ZH})\s*月"
+                       rf"|(?P<n>{_MONTH_ZH})\s*月(?=份|\s*\d{{1,2}}\s*[日号]|[一二三四五六七八九十]+[日号]))"
+                       rf"(?!\s*(?:份?以内|内|起|以来|之内))")
 
 # a season a document defines by months: a name, a colon, a dash or an opening parenthesis, and two ends ("Peak
 # season: May 1 through September 30 inclusive", "**Summer Season** — Billing days from **June 1 through September
@@ -47,7 +50,9 @@ _SEASON_ZH = re.compile(rf"(?P<name>[{CJK_RANGE}]{{1,8}}?(?:季|期|时段|月�
 _REST_EN = re.compile(r"\ball\s+other\s+(?:dates|days|months|times)\s+(?:are|is)\s+(?:\*\*|__)?(?P<name>[A-Za-z][A-Za-z -]{1,30}?)"
                       r"(?:\*\*|__)?[.;,]", re.IGNORECASE)
 _REST_ZH = re.compile(rf"其余[^。；;]{{0,10}}?(?:均)?(?:为|是|属于)(?P<name>[{CJK_RANGE}]{{1,8}}(?:季|期|时段|月份))")
-_GENERIC = {"season", "seasons", "period", "季", "期", "时段"}
+_NEAR = 400  # how far before "all other dates" the seasons it completes are defined, at most (characters)
+# the words naming a season ("peak season", "off-peak", "Summer", 旺季, 夏季月份, 采暖季)
+_SEASON_WORD = re.compile(r"season|peak|summer|winter|spring|autumn|fall|high|low|shoulder|[季旺淡]", re.IGNORECASE)
 
 
 def _month(text: str) -> int:
@@ -65,7 +70,7 @@ def _span(a: int, b: int) -> frozenset[int]:
 def months_given(question: str) -> frozenset[int]:
     """The months of the year a question's case is in ("in July", "on 3 March", "7月份", "七月")."""
     out = {_month(next(g for g in m.groups() if g)) for m in _ASKED_EN.finditer(question)}
-    out |= {_month(m.group("m")) for m in _ASKED_ZH.finditer(question)}
+    out |= {_month(m.group("m") or m.group("y") or m.group("n")) for m in _ASKED_ZH.finditer(question)}
     return frozenset(out)
 
 
@@ -85,12 +90,16 @@ def seasons(text: str) -> dict[str, frozenset[int]]:
             _span(_month(m.group("a")), _month(m.group("b"))) if m.group("a") else \
             frozenset(_month(x) for x in re.findall(_MONTH_ZH + r"(?=\s*月)", m.group("list")))
         at.append((m.start(), name))
-    # (the rest of the year beside the season defined last before it: "其余八个抄表月份为非夏季月份" beside 夏季月份)
+    # (the rest of the year beside the seasons defined just before it: "其余八个抄表月份为非夏季月份" beside 夏季月份, "All
+    # other dates are shoulder" beside high and low season; not one defined far apart, 采暖季 of another scheme)
     for m in sorted([*_REST_EN.finditer(text), *_REST_ZH.finditer(text)], key=lambda m: m.start()):
         name = m.group("name").strip().lower()
-        before = [n for start, n in sorted(at) if start < m.start()]
-        if name not in found and before and (rest := frozenset(range(1, 13)) - found[before[-1]]):
+        before = {n for start, n in at if m.start() - _NEAR <= start < m.start()}
+        if name not in found and before and (rest := frozenset(range(1, 13)).difference(*(found[n] for n in before))):
             found[name] = rest
+    # (a name with no word of a season is a period of something else: "Registration period: January 1 to March 31",
+    # "缴费期：每年1月1日至6月30日")
+    found = {name: months for name, months in found.items() if _SEASON_WORD.search(name)}
     return found if len(found) >= 2 else {}
 
 
