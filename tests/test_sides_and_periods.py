@@ -246,3 +246,21 @@ def test_a_period_of_something_else_is_no_season_and_the_rest_of_the_year_is_all
 def test_a_word_beginning_with_wu_or_mei_is_no_without():
     from aegis_tui.text.durations import as_document_writes
     assert as_document_writes("我无法提供的材料怎么办？", "任何单位不得非法提供个人信息。") == "我无法提供的材料怎么办？"
+
+
+@pytest.mark.parametrize("question, implied", [
+    ("我没在环城路里面停车，首小时收多少？", set()),           # outside 环城路: 二类 or 三类, neither implied
+    ("我停在环城路里面还是外面都一样吗？", set()),             # asking which side
+    ("并非在二环路以外的地方，首小时收多少？", {"二类区域"}),
+])
+def test_a_side_negated_or_asked_about(question, implied):
+    doc = Document.from_text(_ZONES_ZH, "parking.md")
+    assert set(bounded_by(question, doc)) == implied
+
+
+def test_review_findings_on_periods_plus_and_conditions():
+    from aegis_tui.answer.pick import _TRAILING_CONDITION
+    assert not {t for t in _stemmed("What does a Year 10 student pay?") if t.startswith("@")}  # (a school year)
+    assert not {t for t in _stemmed("half an hour") if t.startswith("@")}  # (a length)
+    assert intervals("Family offer (2 + 2)") == ()
+    assert _TRAILING_CONDITION.match(". If you are over 65, you pay nothing.") is None  # (another sentence's)

@@ -1612,7 +1612,8 @@ def implying_words(question: str, doc: Document) -> dict[str, set[str]]:
 _SIDE_DEFINED_ZH = re.compile(rf"(?P<edge>[{CJK_RANGE}]{{2,10}}?)(?:（含）|\(含\))?(?P<side>以内|之内|以外|之外)")
 _SIDE_ASKED_ZH = re.compile(r"(?P<side>以内|之内|里面|里头|里边|内|以外|之外|外面|外头|外边|外)")
 _PLACE_BEFORE_EDGE_ZH = re.compile(rf"^[{CJK_RANGE}]{{1,4}}?[区县市](?=[{CJK_RANGE}]{{2,}}$)")
-_NOT_ON_SIDE_ZH = re.compile(r"(?:不在|不属于|不是|并非|非|不)$")
+# (not a question asking which, "是不是二环以外")
+_NOT_ON_SIDE_ZH = re.compile(r"(?:不在|没在|没有在|(?<!是)不是在?|并非在?|不属于|非|(?<!是)不)$")
 _BOUNDED: dict[str, dict[str, list[tuple[str, bool]]]] = {}
 
 
@@ -1647,7 +1648,9 @@ def bounded_by(question: str, doc: Document) -> dict[str, set[str]]:
     for edge in {e for edges in defined.values() for e, _ in edges}:
         forms = [edge] + ([edge[:-1]] if edge.endswith("路") and len(edge) >= 3 else [])
         for form in forms:
-            if m := re.search(re.escape(form) + r"(?:（含）)?" + _SIDE_ASKED_ZH.pattern, question):
+            if (m := re.search(re.escape(form) + r"(?:（含）)?" + _SIDE_ASKED_ZH.pattern, question)) \
+                    and not re.match(r"\s*(?:还是|或者?|和|、)\s*(?:以|之)?[内外里]", question[m.end():]):
+                # (not one asking which side, "环城路里面还是外面")
                 negated = bool(_NOT_ON_SIDE_ZH.search(question[max(0, m.start() - 4):m.start()]))
                 placed[edge] = (("外" not in m.group("side")) != negated, m.group())
                 break
@@ -2557,7 +2560,7 @@ _NOW = re.compile(r"现在|目前|如今|\b(?:now|currently|at\s+present)\b", re
 
 # the condition a clause states after its value ("6% when the average price is above $4.50 …", "£20 if the vehicle
 # is over 22 ft"), up to the clause's end
-_TRAILING_CONDITION = re.compile(r"\W{0,4}\s*(?:when|if|where|provided\s+that)\b([^;。；\n]{3,120}?)(?=[;。；]|\.(?:\s|$)|$)",
+_TRAILING_CONDITION = re.compile(r"[^\w.;。；]{0,4}\s*(?:when|if|where|provided\s+that)\b([^;。；\n]{3,120}?)(?=[;。；]|\.(?:\s|$)|$)",
                                  re.IGNORECASE)
 
 

@@ -447,8 +447,8 @@ PERIODS_ZH = (
 # … and an English one's, named as no word is (annual ~ yearly ~ per annum ~ a year ~ the whole year; monthly ~ per month ~ each month),
 # the periods a measure is counted over; not a length of time ("within a year", "a year ago", "a month's notice"),
 # which "a" or "one" before a period says in a duration
-_NOT_A_PERIOD_BEFORE_EN = r"(?<!\bwithin\s)(?<!\bafter\s)(?<!\bfor\s)(?<!\bthan\s)(?<!\bover\s)(?<!\bleast\s)(?<!\bto\s)"
-_NOT_A_PERIOD_AFTER_EN = r"(?!['’]s|\s+(?:ago|later|before|after|earlier|old|from|or\s+(?:more|less|longer)))\b"
+_NOT_A_PERIOD_BEFORE_EN = r"(?<!\bhalf\s)(?<!\bwithin\s)(?<!\bafter\s)(?<!\bfor\s)(?<!\bthan\s)(?<!\bover\s)(?<!\bleast\s)(?<!\bto\s)"
+_NOT_A_PERIOD_AFTER_EN = r"(?!['’]s|\s*\d|\s+(?:ago|later|before|after|earlier|old|from|or\s+(?:more|less|longer)))\b"
 
 
 # (a word naming which days count between, "per Rental Day", "each calendar month"; not "an extra day", a length)

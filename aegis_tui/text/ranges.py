@@ -45,7 +45,7 @@ _LOWER = [(_NUM + r"\s*(?:to|至|到)\s+(?=below|under|less)", True), (r"(?:grea
           (r"after\s+" + _NUM + r"(?<=[a-z])", False),  # "fine after 30 days" (not a time of day: "after 2pm")
           (r"at least\s+" + _NUM, True), (_NUM + r"\s*(?:or|and) (?:more|greater|above|over|older)", True),
           # ("Senior (66+)", "organisations with 50+ staff": that figure and over; not a sum, "2+2", nor "+44")
-          (_NUM + r"\+(?![\d+])", True),
+          (_NUM + r"(?<=[\w%])\+(?!\s*[\d+])", True),
           # (not its negation: "不超过4年" is at most 4 years, "不小于2650毫米" at least 2650 mm)
           # (… or with 得, 应, 能 between: "不得超过4年")
           (r"(?<![不未得应能])超过\s*" + _NUM, False), (r"(?<![不未])满\s*" + _NUM, True),
