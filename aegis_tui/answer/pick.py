@@ -3173,6 +3173,14 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
     # a part answered only by a fact that answers another part too ("首小时收多少？后面每30分钟又收多少？": "白天首小时后每30分钟"
     # names 首小时 beside the second part's 每30分钟) is answered by its own fact of the same entity, whose label names
     # what that fact names of the part and nothing the other parts ask of their own ("白天首小时")
+    def _take_best(gains: dict[str, float]) -> None:
+        """Choose the facts of the best gain among gains (none where it is empty), covering what they match."""
+        best = max(gains.values(), default=None)
+        for k in sorted(k for k, g in gains.items() if g == best):
+            chosen.append(k)
+            for t, m in match[k].items():
+                covered[t] = max(covered[t], m)
+
     for i in range(len(parts)) if len(parts) > 1 else ():
         own = _own_words(i)
         others = set().union(*(_own_words(j) for j in range(len(parts)) if j != i))
@@ -3186,12 +3194,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
                 and not any(match[k].get(t, 0.0) >= SECTION_WEIGHT for t in others)
                 and (not kinds or _of_a_kind_asked(by_key[k], kinds))
                 and any(same_entity(by_key[k].fact.subject, by_key[c].fact.subject) for c in touching)}
-        if fits:
-            best = max(fits.values())
-            for k in sorted(k for k, g in fits.items() if g == best):
-                chosen.append(k)
-                for t, m in match[k].items():
-                    covered[t] = max(covered[t], m)
+        _take_best(fits)
     # a question listing the things it asks each of ("伙食补助和市内交通补助分别是多少", "市里和区里分别会给我补贴多少") is
     # answered for each: an item no chosen fact names in full is answered by the facts that do, of a kind a chosen
     # fact gives, best over the item's words and those the question asks of all its items (the 起付线 of
@@ -3205,12 +3208,7 @@ def cover(question: str, doc: Document, shortlist: list[IndexedFact], contexts: 
         gains = {k: sum(weight[t] * match[k].get(t, 0.0) for t in words | shared) for k in named
                  if k not in chosen and all(match[k].get(t, 0.0) >= 1.0 for t in words)
                  and dimension_of(by_key[k].fact.object_value) in kinds_chosen}
-        if gains:
-            best = max(gains.values())
-            for k in sorted(k for k, g in gains.items() if g == best):
-                chosen.append(k)
-                for t, m in match[k].items():
-                    covered[t] = max(covered[t], m)
+        _take_best(gains)
     # a part asking a kind of quantity no chosen fact gives ("生育保险能报多少钱" beside the days of leave chosen) is
     # answered by a held case's value of that kind: the question's figure singled that case out
     # (… as is each ask a part lists: "每个月能领多少钱、一共能领几个月", the months by the ask's words)
